@@ -1,0 +1,366 @@
+//! Command line: flags and environment become a [`SessionConfig`], the
+//! session runs, and its end becomes the exit status.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+
+use crate::config::Config;
+use crate::model::http::{HttpModel, HttpModelConfig};
+use crate::model::scripted::ScriptedModel;
+use crate::model::{ModelClient, aliases};
+use crate::protocol::events::Mode;
+use crate::protocol::redact::Redactor;
+use crate::protocol::{EventWriter, OutputFormat, reader, tty};
+use crate::session::{Control, Session, SessionConfig, control};
+use crate::tools::{self, exec::ExecSettings};
+
+/// Exit status for a usage error (bad flags, bad config).
+pub const USAGE_EXIT: u8 = 2;
+
+const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "+",
+    env!("AGENT_GIT_REV"),
+    " (wire protocol 1)"
+);
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "agent",
+    version = LONG_VERSION,
+    about = "A coding agent that runs its tool loop in this sandbox and speaks JSON lines.",
+    long_about = "A coding agent that runs its tool loop in this sandbox.\n\n\
+        It writes one JSON event per line on stdout (or readable text with --format text) \
+        and reads JSON commands (inject, cancel, ...) one per line on stdin. \
+        See docs/protocol.md for every event and command.\n\n\
+        Model access: AGENT_API_URL (base URL, e.g. https://proxy.example/v1) and \
+        AGENT_API_KEY (bearer token); STRAYL_API_URL and STRAYL_SESSION_TOKEN are fallbacks. \
+        With --script FILE the agent plays a scripted model offline instead.",
+    after_help = "Example, offline:\n  agent --script examples/demo/script.json --work-dir examples/demo/project \\\n        --prompt 'Summarise the notes' --format text"
+)]
+pub struct Cli {
+    /// The task for the agent.
+    #[arg(long, value_name = "TEXT")]
+    pub prompt: Option<String>,
+
+    /// Model alias (pro, fast, opus, sonnet, haiku, or one from the config
+    /// file); an unknown alias is sent as the literal model id.
+    #[arg(long, value_name = "ALIAS")]
+    pub model: Option<String>,
+
+    /// normal: all tools. implement: all tools, told a plan was approved.
+    /// plan: read-only planning (not available yet).
+    #[arg(long, value_enum, default_value_t = CliMode::Normal)]
+    pub mode: CliMode,
+
+    /// Names this session (letters, digits, `.`, `_`, `-`); generated when absent.
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+
+    /// The folder the agent works in; tools cannot reach outside it.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub work_dir: PathBuf,
+
+    /// Tools not offered to the model, comma separated (e.g. exec,write_file).
+    #[arg(long, value_name = "a,b,c", value_delimiter = ',')]
+    pub blocked_tools: Vec<String>,
+
+    /// Stop after this many iterations (model call plus its tools).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub max_iterations: u32,
+
+    /// A summary of earlier work, given to the model as context.
+    #[arg(long, value_name = "TEXT")]
+    pub previous_summary: Option<String>,
+
+    /// Output format: json lines (default, also on a terminal) or text for people.
+    #[arg(long, value_enum, default_value_t = CliFormat::Json)]
+    pub format: CliFormat,
+
+    /// Play this scripted-model file instead of calling a model server.
+    #[arg(long, value_name = "FILE", env = "AGENT_SCRIPT")]
+    pub script: Option<PathBuf>,
+
+    /// Config file (TOML); default: $XDG_CONFIG_HOME/agent/config.toml if present.
+    #[arg(long, value_name = "FILE", env = "AGENT_CONFIG")]
+    pub config: Option<PathBuf>,
+
+    /// Answer person-in-the-loop requests through files in DIR (not available yet).
+    #[arg(long, value_name = "DIR")]
+    pub hitl_dir: Option<PathBuf>,
+
+    /// Continue from a checkpoint (not available yet).
+    #[arg(long, value_name = "PATH")]
+    pub restore_checkpoint: Option<PathBuf>,
+
+    /// Give the model an image (not available yet).
+    #[arg(long, value_name = "URL_OR_PATH")]
+    pub image: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CliMode {
+    Normal,
+    Plan,
+    Implement,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CliFormat {
+    Json,
+    Text,
+}
+
+/// A usage error: printed on stderr, exit status 2, nothing on stdout.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(String);
+
+fn usage(message: impl Into<String>) -> UsageError {
+    UsageError(message.into())
+}
+
+/// The whole program: parse, run, exit status.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // --help and --version are "errors" that print to stdout and
+            // exit 0; real errors print to stderr and exit 2.
+            let _ = err.print();
+            return ExitCode::from(if err.use_stderr() { USAGE_EXIT } else { 0 });
+        }
+    };
+    let prepared = match prepare(cli) {
+        Ok(prepared) => prepared,
+        Err(err) => {
+            eprintln!("agent: error: {err}");
+            eprintln!("Try 'agent --help' for more information.");
+            return ExitCode::from(USAGE_EXIT);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("agent: error: cannot start the async runtime: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    let code = runtime.block_on(run(prepared));
+    // The stdin reader thread may sit in a blocking read forever; do not
+    // wait for it.
+    runtime.shutdown_background();
+    ExitCode::from(code)
+}
+
+struct Prepared {
+    config: SessionConfig,
+    model: ModelClient,
+    format: OutputFormat,
+    secrets: Vec<String>,
+}
+
+fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
+    let Some(prompt) = cli.prompt.filter(|p| !p.trim().is_empty()) else {
+        return Err(usage("--prompt TEXT is required (and must not be empty)"));
+    };
+    let not_yet = |flag: &str, issue: &str| {
+        usage(format!(
+            "{flag} is not supported by this version yet ({issue}); run without it"
+        ))
+    };
+    if cli.hitl_dir.is_some() {
+        return Err(not_yet(
+            "--hitl-dir",
+            "person-in-the-loop requests come later",
+        ));
+    }
+    if cli.restore_checkpoint.is_some() {
+        return Err(not_yet("--restore-checkpoint", "checkpoints come later"));
+    }
+    if !cli.image.is_empty() {
+        return Err(not_yet("--image", "image input comes later"));
+    }
+    let mode = match cli.mode {
+        CliMode::Normal => Mode::Normal,
+        CliMode::Implement => Mode::Implement,
+        CliMode::Plan => return Err(not_yet("--mode plan", "plan mode comes later")),
+    };
+    if cli.max_iterations == 0 {
+        return Err(usage("--max-iterations must be at least 1"));
+    }
+    for name in &cli.blocked_tools {
+        if !tools::CONTRACT_TOOLS.contains(&name.as_str()) {
+            return Err(usage(format!(
+                "--blocked-tools: unknown tool {name:?}; the tools are {}",
+                tools::CONTRACT_TOOLS.join(", ")
+            )));
+        }
+    }
+    let session_id = match cli.session_id {
+        Some(id) if valid_session_id(&id) => id,
+        Some(id) => {
+            return Err(usage(format!(
+                "--session-id {id:?}: use 1 to 128 letters, digits, '.', '_' or '-'"
+            )));
+        }
+        None => new_session_id(),
+    };
+    let work_dir = cli
+        .work_dir
+        .canonicalize()
+        .map_err(|err| usage(format!("--work-dir {}: {err}", cli.work_dir.display())))?;
+    if !work_dir.is_dir() {
+        return Err(usage(format!(
+            "--work-dir {} is not a folder",
+            work_dir.display()
+        )));
+    }
+    let (file_config, _) =
+        Config::load(cli.config.as_deref()).map_err(|err| usage(err.to_string()))?;
+    let table = aliases::ModelTable::with_overrides(file_config.models.clone());
+    let model_alias = cli
+        .model
+        .or_else(|| file_config.default_model.clone())
+        .unwrap_or_else(|| aliases::DEFAULT_ALIAS.to_owned());
+    let model_spec = table.resolve(&model_alias);
+
+    let secret_names = file_config.secret_matcher();
+    let secrets: Vec<String> = std::env::vars()
+        .filter(|(name, _)| secret_names.is_match(name))
+        .map(|(_, value)| value)
+        .collect();
+    let secret_var_names: Vec<String> = std::env::vars_os()
+        .filter_map(|(name, _)| name.into_string().ok())
+        .filter(|name| secret_names.is_match(name))
+        .collect();
+
+    let model = match cli.script {
+        Some(path) => {
+            ModelClient::Scripted(ScriptedModel::load(&path).map_err(|err| usage(err.to_string()))?)
+        }
+        None => {
+            let base_url = env_nonempty("AGENT_API_URL")
+                .or_else(|| env_nonempty("STRAYL_API_URL"))
+                .ok_or_else(|| {
+                    usage("no model server: set AGENT_API_URL (or STRAYL_API_URL), or pass --script FILE to play a scripted model")
+                })?;
+            if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+                return Err(usage(format!(
+                    "AGENT_API_URL must start with http:// or https://, got {base_url:?}"
+                )));
+            }
+            let api_key =
+                env_nonempty("AGENT_API_KEY").or_else(|| env_nonempty("STRAYL_SESSION_TOKEN"));
+            ModelClient::Http(
+                HttpModel::new(HttpModelConfig {
+                    base_url,
+                    api_key,
+                    format: model_spec.format,
+                    idle_timeout: Duration::from_secs(file_config.http.idle_timeout_secs),
+                    connect_timeout: Duration::from_secs(file_config.http.connect_timeout_secs),
+                    retry: file_config.retry,
+                })
+                .map_err(|err| usage(err.to_string()))?,
+            )
+        }
+    };
+    let exec = ExecSettings {
+        default_timeout: Duration::from_millis(file_config.exec.default_timeout_ms),
+        max_timeout: Duration::from_millis(file_config.exec.max_timeout_ms),
+        drain_timeout: tools::exec::DRAIN_TIMEOUT,
+        env: ExecSettings::scrubbed_env(&secret_var_names),
+    };
+    Ok(Prepared {
+        config: SessionConfig {
+            session_id,
+            prompt,
+            model_alias,
+            model: model_spec,
+            mode,
+            work_dir,
+            blocked_tools: cli.blocked_tools,
+            max_iterations: cli.max_iterations,
+            previous_summary: cli.previous_summary,
+            exec: Arc::new(exec),
+            version: crate::VERSION.to_owned(),
+        },
+        model,
+        format: match cli.format {
+            CliFormat::Json => OutputFormat::Json,
+            CliFormat::Text => OutputFormat::Text,
+        },
+        secrets,
+    })
+}
+
+async fn run(prepared: Prepared) -> u8 {
+    // Restored when dropped, on every way out of this function.
+    let _raw_input = tty::RawInputGuard::engage();
+    let events = Arc::new(EventWriter::stdout(
+        prepared.format,
+        Redactor::new(prepared.secrets),
+    ));
+    let control = Arc::new(Control::default());
+    control::cancel_on_signals(control.clone());
+    let lines = reader::spawn_stdin_reader();
+    let dispatcher = tokio::spawn(control::dispatch_commands(
+        lines,
+        control.clone(),
+        events.clone(),
+    ));
+    let session = Session::new(prepared.config, prepared.model, events, control);
+    let reason = session.run().await;
+    dispatcher.abort();
+    reason.exit_code()
+}
+
+fn env_nonempty(name: &str) -> Option<String> {
+    std::env::var(name)
+        .ok()
+        .filter(|value| !value.trim().is_empty())
+}
+
+fn valid_session_id(id: &str) -> bool {
+    (1..=128).contains(&id.len())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && id != "."
+        && id != ".."
+}
+
+fn new_session_id() -> String {
+    format!(
+        "s-{}-{:08x}",
+        chrono::Utc::now().format("%Y%m%dT%H%M%S"),
+        fastrand::u32(..)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_ids_are_checked() {
+        assert!(valid_session_id("abc-1.2_3"));
+        assert!(!valid_session_id("../etc"));
+        assert!(!valid_session_id(".."));
+        assert!(!valid_session_id(""));
+        assert!(valid_session_id(&new_session_id()));
+    }
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,213 @@
+//! The optional TOML config file (see docs/configuration.md).
+//!
+//! Found at `--config`, `$AGENT_CONFIG`, or else
+//! `$XDG_CONFIG_HOME/agent/config.toml` (`~/.config/agent/config.toml`).
+//! A file named explicitly must exist; the default one may be absent. An
+//! invalid file is a usage error: a typo in a setting is never ignored.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::model::ModelSpec;
+use crate::model::retry::RetryPolicy;
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// The alias used when `--model` is not given.
+    pub default_model: Option<String>,
+    pub models: BTreeMap<String, ModelSpec>,
+    pub http: HttpConfig,
+    pub retry: RetryPolicy,
+    pub exec: ExecConfig,
+    pub secrets: SecretsConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HttpConfig {
+    /// A model stream that sends nothing for this long is cut and retried.
+    pub idle_timeout_secs: u64,
+    pub connect_timeout_secs: u64,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            idle_timeout_secs: 120,
+            connect_timeout_secs: 20,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExecConfig {
+    pub default_timeout_ms: u64,
+    pub max_timeout_ms: u64,
+}
+
+impl Default for ExecConfig {
+    fn default() -> Self {
+        ExecConfig {
+            default_timeout_ms: crate::tools::exec::DEFAULT_TIMEOUT_MS,
+            max_timeout_ms: crate::tools::exec::MAX_TIMEOUT_MS,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SecretsConfig {
+    /// Names of environment variables that are secret: removed from the
+    /// environment of every command, and their values masked in events.
+    /// `*` matches any run of characters (`*_TOKEN`).
+    pub env: Vec<String>,
+}
+
+/// Variables that are always secret, whatever the config says.
+pub const BUILTIN_SECRET_VARS: [&str; 2] = ["AGENT_API_KEY", "STRAYL_SESSION_TOKEN"];
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read the config file {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("the config file {path} is not valid: {message}")]
+    Invalid { path: String, message: String },
+}
+
+impl Config {
+    /// Loads the explicit file, or the default one when it exists.
+    pub fn load(explicit: Option<&Path>) -> Result<(Config, Option<PathBuf>), ConfigError> {
+        let path = match explicit {
+            Some(path) => path.to_path_buf(),
+            None => match default_path() {
+                Some(path) if path.is_file() => path,
+                _ => return Ok((Config::default(), None)),
+            },
+        };
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|source| ConfigError::Read {
+            path: shown.clone(),
+            source,
+        })?;
+        let config = Config::parse(&text).map_err(|message| ConfigError::Invalid {
+            path: shown,
+            message,
+        })?;
+        Ok((config, Some(path)))
+    }
+
+    pub fn parse(text: &str) -> Result<Config, String> {
+        let config: Config = toml::from_str(text).map_err(|err| err.to_string())?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let retry = &self.retry;
+        if !(1..=20).contains(&retry.max_attempts) {
+            return Err("retry.max_attempts must be between 1 and 20".into());
+        }
+        if retry.base_delay_ms > retry.max_delay_ms {
+            return Err("retry.base_delay_ms must not exceed retry.max_delay_ms".into());
+        }
+        if self.http.idle_timeout_secs == 0 || self.http.connect_timeout_secs == 0 {
+            return Err("http timeouts must be at least 1 second".into());
+        }
+        if self.exec.default_timeout_ms == 0 || self.exec.max_timeout_ms == 0 {
+            return Err("exec timeouts must be at least 1 ms".into());
+        }
+        if self.exec.default_timeout_ms > self.exec.max_timeout_ms {
+            return Err("exec.default_timeout_ms must not exceed exec.max_timeout_ms".into());
+        }
+        for (alias, spec) in &self.models {
+            if spec.model.trim().is_empty() {
+                return Err(format!("models.{alias}.model is empty"));
+            }
+            if spec.max_output_tokens == 0 || spec.context_window == 0 {
+                return Err(format!("models.{alias}: token limits must be positive"));
+            }
+        }
+        for pattern in &self.secrets.env {
+            globset::Glob::new(pattern)
+                .map_err(|err| format!("secrets.env entry {pattern:?}: {err}"))?;
+        }
+        Ok(())
+    }
+
+    /// Whether the variable `name` is secret (built in or by config).
+    pub fn secret_matcher(&self) -> globset::GlobSet {
+        let mut builder = globset::GlobSetBuilder::new();
+        for name in BUILTIN_SECRET_VARS
+            .iter()
+            .copied()
+            .chain(self.secrets.env.iter().map(String::as_str))
+        {
+            // Validated in `parse`; built-in names are plain words.
+            if let Ok(glob) = globset::Glob::new(name) {
+                builder.add(glob);
+            }
+        }
+        builder
+            .build()
+            .unwrap_or_else(|_| globset::GlobSet::empty())
+    }
+}
+
+fn default_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
+    Some(base.join("agent").join("config.toml"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_full_file() {
+        let config = Config::parse(
+            r#"
+default_model = "local"
+[models.local]
+format = "anthropic"
+model = "my-model"
+context_window = 8192
+[http]
+idle_timeout_secs = 5
+[retry]
+max_attempts = 3
+base_delay_ms = 10
+max_delay_ms = 100
+[exec]
+default_timeout_ms = 1000
+[secrets]
+env = ["GITHUB_TOKEN", "*_SECRET"]
+"#,
+        )
+        .unwrap();
+        assert_eq!(config.default_model.as_deref(), Some("local"));
+        assert_eq!(config.models["local"].max_output_tokens, 16_384);
+        assert_eq!(config.retry.max_attempts, 3);
+        let secret = config.secret_matcher();
+        assert!(secret.is_match("DB_SECRET"));
+        assert!(secret.is_match("AGENT_API_KEY"));
+        assert!(!secret.is_match("PATH"));
+    }
+
+    #[test]
+    fn refuses_typos_and_bad_values() {
+        assert!(Config::parse("[retry]\nmax_attempt = 3").is_err());
+        assert!(Config::parse("[retry]\nmax_attempts = 0").is_err());
+        assert!(Config::parse("[exec]\ndefault_timeout_ms = 5\nmax_timeout_ms = 1").is_err());
+        assert!(Config::parse("[models.x]\nformat = \"grpc\"\nmodel = \"m\"").is_err());
+    }
+}

@@ -1,0 +1,17 @@
+//! `agent`: a coding agent that runs its whole tool loop inside the sandbox
+//! and speaks JSON lines (events out on stdout, commands in on stdin).
+//!
+//! Dependencies point one way: `cli` -> `session` -> `tools`, `model`,
+//! `protocol`. Only `protocol::writer` writes to stdout.
+
+#![deny(clippy::print_stdout)]
+
+pub mod cli;
+pub mod config;
+pub mod model;
+pub mod protocol;
+pub mod session;
+pub mod tools;
+
+/// `0.1.0+<git revision>`, as printed by `--version` and `session-start`.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("AGENT_GIT_REV"));

@@ -1,0 +1,332 @@
+//! The Anthropic Messages API: the request body and a parser for its SSE
+//! events (`message_start` ... `message_stop`, with `ping` in between).
+
+use serde_json::{Value, json};
+
+use super::error::looks_like_context_overflow;
+use super::openai::{error_message, excerpt};
+use super::{Message, ModelError, ModelRequest, StreamItem, Usage};
+
+pub const API_VERSION: &str = "2023-06-01";
+
+pub fn request_body(request: &ModelRequest<'_>) -> Value {
+    let mut system = Vec::new();
+    let mut messages: Vec<Value> = Vec::new();
+    for message in request.messages {
+        match message {
+            Message::System { text } => system.push(text.clone()),
+            Message::User { text } => {
+                push_block(&mut messages, "user", json!({"type": "text", "text": text}));
+            }
+            Message::Assistant(turn) => {
+                let mut blocks = Vec::new();
+                if let Some(signature) = &turn.reasoning_signature {
+                    blocks.push(json!({"type": "thinking", "thinking": turn.reasoning, "signature": signature}));
+                }
+                if !turn.text.is_empty() {
+                    blocks.push(json!({"type": "text", "text": turn.text}));
+                }
+                for call in &turn.tool_calls {
+                    // The API wants an object; arguments the model botched
+                    // were already answered with an error result.
+                    let input = serde_json::from_str::<Value>(&call.arguments)
+                        .ok()
+                        .filter(Value::is_object)
+                        .unwrap_or_else(|| json!({}));
+                    blocks.push(json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input}));
+                }
+                if blocks.is_empty() {
+                    blocks.push(json!({"type": "text", "text": "(no answer)"}));
+                }
+                for block in blocks {
+                    push_block(&mut messages, "assistant", block);
+                }
+            }
+            Message::Tool(result) => push_block(
+                &mut messages,
+                "user",
+                json!({
+                    "type": "tool_result",
+                    "tool_use_id": result.call_id,
+                    "content": result.content,
+                    "is_error": result.is_error,
+                }),
+            ),
+        }
+    }
+    let mut body = json!({
+        "model": request.model_id,
+        "max_tokens": request.max_output_tokens,
+        "messages": messages,
+        "stream": true,
+    });
+    if !system.is_empty() {
+        body["system"] = Value::from(system.join("\n\n"));
+    }
+    if !request.tools.is_empty() {
+        body["tools"] = request
+            .tools
+            .iter()
+            .map(|tool| {
+                json!({"name": tool.name, "description": tool.description, "input_schema": tool.parameters})
+            })
+            .collect();
+    }
+    body
+}
+
+/// The API requires alternating roles: consecutive blocks of one role (tool
+/// results followed by an injected user message) share one message.
+fn push_block(messages: &mut Vec<Value>, role: &str, block: Value) {
+    if let Some(last) = messages.last_mut()
+        && last["role"] == role
+        && let Some(content) = last["content"].as_array_mut()
+    {
+        content.push(block);
+        return;
+    }
+    messages.push(json!({"role": role, "content": [block]}));
+}
+
+#[derive(Default)]
+pub struct StreamParser {
+    /// Content block index to the tool call index we announced for it.
+    tool_blocks: Vec<(u64, usize)>,
+    next_tool_index: usize,
+    usage: Usage,
+    done: bool,
+}
+
+impl StreamParser {
+    pub fn feed(&mut self, data: &str) -> Result<Vec<StreamItem>, ModelError> {
+        let event: Value = serde_json::from_str(data).map_err(|err| {
+            ModelError::Malformed(format!("an event is not JSON ({err}): {}", excerpt(data)))
+        })?;
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or("");
+        let mut items = Vec::new();
+        match kind {
+            "message_start" => {
+                if let Some(usage) = event.pointer("/message/usage") {
+                    self.read_usage(usage);
+                }
+            }
+            "content_block_start" => {
+                let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
+                let block = event.get("content_block").unwrap_or(&Value::Null);
+                match block.get("type").and_then(Value::as_str) {
+                    Some("tool_use") => {
+                        let id = block.get("id").and_then(Value::as_str).unwrap_or("");
+                        let name = block.get("name").and_then(Value::as_str).unwrap_or("");
+                        let tool_index = self.next_tool_index;
+                        self.next_tool_index += 1;
+                        self.tool_blocks.push((index, tool_index));
+                        items.push(StreamItem::ToolCallStarted {
+                            index: tool_index,
+                            id: id.to_owned(),
+                            name: name.to_owned(),
+                        });
+                    }
+                    Some("text") => {
+                        if let Some(text) = block.get("text").and_then(Value::as_str)
+                            && !text.is_empty()
+                        {
+                            items.push(StreamItem::Text(text.to_owned()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "content_block_delta" => {
+                let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
+                let delta = event.get("delta").unwrap_or(&Value::Null);
+                let text = |key: &str| {
+                    delta
+                        .get(key)
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned()
+                };
+                match delta.get("type").and_then(Value::as_str) {
+                    Some("text_delta") => items.push(StreamItem::Text(text("text"))),
+                    Some("thinking_delta") => items.push(StreamItem::Reasoning(text("thinking"))),
+                    Some("signature_delta") => {
+                        items.push(StreamItem::ReasoningSignature(text("signature")));
+                    }
+                    Some("input_json_delta") => {
+                        let tool_index = self
+                            .tool_blocks
+                            .iter()
+                            .find(|(block, _)| *block == index)
+                            .map(|(_, tool)| *tool)
+                            .ok_or_else(|| {
+                                ModelError::Malformed(format!(
+                                    "input_json_delta for block {index}, which is not a tool_use"
+                                ))
+                            })?;
+                        let partial = text("partial_json");
+                        if !partial.is_empty() {
+                            items.push(StreamItem::ToolCallArguments {
+                                index: tool_index,
+                                delta: partial,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+                items.retain(|item| !matches!(item, StreamItem::Text(t) | StreamItem::Reasoning(t) if t.is_empty()));
+            }
+            "message_delta" => {
+                if let Some(usage) = event.get("usage") {
+                    self.read_usage(usage);
+                }
+            }
+            "message_stop" => {
+                self.done = true;
+                items.push(StreamItem::Usage(self.usage));
+                items.push(StreamItem::Finished);
+            }
+            "error" => {
+                let message = event
+                    .get("error")
+                    .map(error_message)
+                    .unwrap_or_else(|| excerpt(data));
+                if looks_like_context_overflow(&message) {
+                    return Err(ModelError::ContextTooLong(message));
+                }
+                return Err(ModelError::Provider(message));
+            }
+            // ping, content_block_stop, and event types added later.
+            _ => {}
+        }
+        Ok(items)
+    }
+
+    pub fn finish(&self) -> Result<(), ModelError> {
+        if self.done {
+            Ok(())
+        } else {
+            Err(ModelError::StreamCut("no message_stop".into()))
+        }
+    }
+
+    fn read_usage(&mut self, usage: &Value) {
+        let get = |key: &str| usage.get(key).and_then(Value::as_u64);
+        let fresh = get("input_tokens");
+        let cache_read = get("cache_read_input_tokens");
+        let cache_write = get("cache_creation_input_tokens");
+        if fresh.is_some() || cache_read.is_some() || cache_write.is_some() {
+            self.usage.input_tokens =
+                fresh.unwrap_or(0) + cache_read.unwrap_or(0) + cache_write.unwrap_or(0);
+            self.usage.cached_input_tokens = cache_read.unwrap_or(0);
+        }
+        if let Some(output) = get("output_tokens") {
+            self.usage.output_tokens = output;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AssistantTurn, ToolCall, ToolResultMessage};
+
+    #[test]
+    fn parses_a_documented_stream() {
+        let mut parser = StreamParser::default();
+        let events = [
+            r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude","stop_reason":null,"usage":{"input_tokens":25,"cache_read_input_tokens":5,"output_tokens":1}}}"#,
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me"}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"sig"}}"#,
+            r#"{"type":"content_block_stop","index":0}"#,
+            r#"{"type":"ping"}"#,
+            r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}"#,
+            r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hi"}}"#,
+            r#"{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_1","name":"exec","input":{}}}"#,
+            r#"{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":""}}"#,
+            r#"{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"command\": \"ls\"}"}}"#,
+            r#"{"type":"content_block_stop","index":2}"#,
+            r#"{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":15}}"#,
+            r#"{"type":"message_stop"}"#,
+        ];
+        let mut items = Vec::new();
+        for event in events {
+            items.extend(parser.feed(event).unwrap());
+        }
+        parser.finish().unwrap();
+        assert_eq!(
+            items,
+            vec![
+                StreamItem::Reasoning("Let me".into()),
+                StreamItem::ReasoningSignature("sig".into()),
+                StreamItem::Text("Hi".into()),
+                StreamItem::ToolCallStarted {
+                    index: 0,
+                    id: "toolu_1".into(),
+                    name: "exec".into()
+                },
+                StreamItem::ToolCallArguments {
+                    index: 0,
+                    delta: "{\"command\": \"ls\"}".into()
+                },
+                StreamItem::Usage(Usage {
+                    input_tokens: 30,
+                    output_tokens: 15,
+                    cached_input_tokens: 5,
+                    reasoning_tokens: 0
+                }),
+                StreamItem::Finished,
+            ]
+        );
+    }
+
+    #[test]
+    fn error_event_and_cut_stream() {
+        let mut parser = StreamParser::default();
+        let err = parser
+            .feed(r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)
+            .unwrap_err();
+        assert_eq!(err, ModelError::Provider("Overloaded".into()));
+        assert!(parser.finish().is_err());
+    }
+
+    #[test]
+    fn tool_results_and_injected_text_share_one_user_message() {
+        let messages = vec![
+            Message::System { text: "sys".into() },
+            Message::User {
+                text: "task".into(),
+            },
+            Message::Assistant(AssistantTurn {
+                text: "ok".into(),
+                tool_calls: vec![ToolCall {
+                    id: "t1".into(),
+                    name: "exec".into(),
+                    arguments: "{\"command\":\"ls\"}".into(),
+                }],
+                ..AssistantTurn::default()
+            }),
+            Message::Tool(ToolResultMessage {
+                call_id: "t1".into(),
+                name: "exec".into(),
+                content: "out".into(),
+                is_error: false,
+            }),
+            Message::User {
+                text: "also".into(),
+            },
+        ];
+        let body = request_body(&ModelRequest {
+            model_id: "claude",
+            messages: &messages,
+            tools: &[],
+            max_output_tokens: 64,
+        });
+        assert_eq!(body["system"], "sys");
+        let sent = body["messages"].as_array().unwrap();
+        assert_eq!(sent.len(), 3);
+        assert_eq!(sent[1]["content"][1]["input"], json!({"command": "ls"}));
+        assert_eq!(sent[2]["content"][0]["type"], "tool_result");
+        assert_eq!(sent[2]["content"][1]["text"], "also");
+    }
+}

@@ -1,0 +1,89 @@
+use std::time::Duration;
+
+/// Why a model call failed. `code()` is the stable string put in `error`
+/// events; `is_retryable()` decides between another attempt and the end of
+/// the session.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ModelError {
+    #[error("model server answered HTTP {status}: {message}")]
+    Http {
+        status: u16,
+        message: String,
+        retry_after: Option<Duration>,
+    },
+    #[error("the conversation is too long for the model: {0}")]
+    ContextTooLong(String),
+    #[error("cannot reach the model server: {0}")]
+    Transport(String),
+    #[error("the model stream sent nothing for {} s", .0.as_secs())]
+    IdleTimeout(Duration),
+    #[error("the model stream ended before its final event ({0})")]
+    StreamCut(String),
+    #[error("the model stream is malformed: {0}")]
+    Malformed(String),
+    #[error("the model server reported an error in the stream: {0}")]
+    Provider(String),
+    #[error("{0}")]
+    Script(String),
+    #[error("cannot set up the model client: {0}")]
+    Setup(String),
+}
+
+impl ModelError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ModelError::Http { status, .. } => match status {
+                401 | 403 => "model-auth",
+                429 => "model-rate-limited",
+                400..=499 => "model-bad-request",
+                _ => "model-server-error",
+            },
+            ModelError::ContextTooLong(_) => "context-too-long",
+            ModelError::Transport(_) => "model-unreachable",
+            ModelError::IdleTimeout(_) => "model-idle-timeout",
+            ModelError::StreamCut(_) => "model-stream-cut",
+            ModelError::Malformed(_) => "model-stream-malformed",
+            ModelError::Provider(_) => "model-provider-error",
+            ModelError::Script(_) => "script",
+            ModelError::Setup(_) => "model-setup",
+        }
+    }
+
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            ModelError::Http { status, .. } => {
+                matches!(status, 408 | 409 | 425 | 429 | 529) || (500..=599).contains(status)
+            }
+            ModelError::Transport(_)
+            | ModelError::IdleTimeout(_)
+            | ModelError::StreamCut(_)
+            | ModelError::Malformed(_)
+            | ModelError::Provider(_) => true,
+            ModelError::ContextTooLong(_) | ModelError::Script(_) | ModelError::Setup(_) => false,
+        }
+    }
+
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            ModelError::Http { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+}
+
+/// Providers word "the prompt is too long" in many ways; these are the
+/// phrasings of OpenAI, Anthropic, llama.cpp and vLLM.
+pub fn looks_like_context_overflow(message: &str) -> bool {
+    let lower = message.to_ascii_lowercase();
+    [
+        "context_length_exceeded",
+        "context length",
+        "prompt is too long",
+        "maximum context",
+        "exceeds the available context size",
+        "exceed_context_size",
+        "too many tokens",
+    ]
+    .iter()
+    .any(|needle| lower.contains(needle))
+}

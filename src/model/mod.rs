@@ -1,0 +1,129 @@
+//! Talking to models: the provider-neutral conversation and stream types,
+//! the two HTTP providers, the offline scripted model, retries, and the
+//! alias table that maps `--model` to a provider and a model id.
+
+pub mod aliases;
+pub mod anthropic;
+mod error;
+pub mod http;
+pub mod openai;
+pub mod retry;
+pub mod scripted;
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use aliases::{ModelSpec, ModelTable, WireFormat};
+pub use error::ModelError;
+
+/// One message of the conversation, independent of the provider's format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Message {
+    System { text: String },
+    User { text: String },
+    Assistant(AssistantTurn),
+    Tool(ToolResultMessage),
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AssistantTurn {
+    pub text: String,
+    pub reasoning: String,
+    /// Anthropic signs its thinking blocks; they must go back verbatim with
+    /// the tool results or the next request is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_signature: Option<String>,
+    pub tool_calls: Vec<ToolCall>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// The raw JSON text the model produced; it may not parse.
+    pub arguments: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResultMessage {
+    pub call_id: String,
+    pub name: String,
+    pub content: String,
+    pub is_error: bool,
+}
+
+/// A tool as offered to the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    pub parameters: Value,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// All input tokens, cached ones included.
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cached_input_tokens: u64,
+    pub reasoning_tokens: u64,
+}
+
+/// What a streaming model call yields, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamItem {
+    Text(String),
+    Reasoning(String),
+    ReasoningSignature(String),
+    /// The model began a tool call; its name is known, its arguments follow.
+    ToolCallStarted {
+        index: usize,
+        id: String,
+        name: String,
+    },
+    ToolCallArguments {
+        index: usize,
+        delta: String,
+    },
+    Usage(Usage),
+    /// The provider's final event arrived: the turn is complete.
+    Finished,
+}
+
+pub struct ModelRequest<'a> {
+    pub model_id: &'a str,
+    pub messages: &'a [Message],
+    pub tools: &'a [ToolSpec],
+    pub max_output_tokens: u32,
+}
+
+/// Receives a call's stream. `restart` is called before a retry so that what
+/// a failed attempt streamed is not counted twice.
+pub trait StreamSink {
+    fn item(&mut self, item: StreamItem);
+    fn retrying(&mut self, error: &ModelError, attempt: u32, delay: Duration);
+}
+
+/// A model the session can call: one of the two HTTP wire formats or the
+/// offline script.
+pub enum ModelClient {
+    Http(http::HttpModel),
+    Scripted(scripted::ScriptedModel),
+}
+
+impl ModelClient {
+    /// Streams one completion into `sink`, retrying what is worth retrying.
+    pub async fn complete(
+        &self,
+        request: &ModelRequest<'_>,
+        sink: &mut dyn StreamSink,
+    ) -> Result<(), ModelError> {
+        match self {
+            ModelClient::Http(model) => model.complete(request, sink).await,
+            ModelClient::Scripted(model) => model.complete(request, sink).await,
+        }
+    }
+}

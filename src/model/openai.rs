@@ -1,0 +1,438 @@
+//! OpenAI-compatible Chat Completions: the request body and a parser that
+//! turns the `data:` payloads of the SSE stream into [`StreamItem`]s.
+//! Pure functions over JSON, so every provider quirk is a unit test.
+
+use serde_json::{Value, json};
+
+use super::error::looks_like_context_overflow;
+use super::{Message, ModelError, ModelRequest, StreamItem, Usage};
+
+pub fn request_body(request: &ModelRequest<'_>) -> Value {
+    let messages: Vec<Value> = request.messages.iter().map(message_json).collect();
+    let mut body = json!({
+        "model": request.model_id,
+        "messages": messages,
+        "stream": true,
+        "stream_options": {"include_usage": true},
+        "max_tokens": request.max_output_tokens,
+    });
+    if !request.tools.is_empty() {
+        body["tools"] = request
+            .tools
+            .iter()
+            .map(|tool| {
+                json!({
+                    "type": "function",
+                    "function": {
+                        "name": tool.name,
+                        "description": tool.description,
+                        "parameters": tool.parameters,
+                    }
+                })
+            })
+            .collect();
+    }
+    body
+}
+
+fn message_json(message: &Message) -> Value {
+    match message {
+        Message::System { text } => json!({"role": "system", "content": text}),
+        Message::User { text } => json!({"role": "user", "content": text}),
+        Message::Assistant(turn) => {
+            let mut value = json!({
+                "role": "assistant",
+                "content": if turn.text.is_empty() { Value::Null } else { Value::from(turn.text.as_str()) },
+            });
+            if !turn.tool_calls.is_empty() {
+                value["tool_calls"] = turn
+                    .tool_calls
+                    .iter()
+                    .map(|call| {
+                        json!({
+                            "id": call.id,
+                            "type": "function",
+                            "function": {"name": call.name, "arguments": call.arguments},
+                        })
+                    })
+                    .collect();
+            }
+            value
+        }
+        Message::Tool(result) => json!({
+            "role": "tool",
+            "tool_call_id": result.call_id,
+            "content": result.content,
+        }),
+    }
+}
+
+/// State of one streamed completion.
+#[derive(Default)]
+pub struct StreamParser {
+    calls: Vec<PendingCall>,
+    done: bool,
+}
+
+#[derive(Default)]
+struct PendingCall {
+    id: String,
+    name: String,
+    /// Arguments that came before the name was complete.
+    early_arguments: String,
+    announced: bool,
+}
+
+impl StreamParser {
+    /// Parses one SSE `data:` payload.
+    pub fn feed(&mut self, data: &str) -> Result<Vec<StreamItem>, ModelError> {
+        let data = data.trim();
+        if data == "[DONE]" {
+            self.done = true;
+            let mut items = self.announce_all();
+            items.push(StreamItem::Finished);
+            return Ok(items);
+        }
+        if data.is_empty() {
+            return Ok(Vec::new());
+        }
+        let chunk: Value = serde_json::from_str(data).map_err(|err| {
+            ModelError::Malformed(format!("a chunk is not JSON ({err}): {}", excerpt(data)))
+        })?;
+        if let Some(error) = chunk.get("error") {
+            let message = error_message(error);
+            if looks_like_context_overflow(&message) {
+                return Err(ModelError::ContextTooLong(message));
+            }
+            return Err(ModelError::Provider(message));
+        }
+        let mut items = Vec::new();
+        if let Some(choices) = chunk.get("choices").and_then(Value::as_array) {
+            for choice in choices {
+                if let Some(delta) = choice.get("delta") {
+                    self.read_delta(delta, &mut items)?;
+                }
+                if choice
+                    .get("finish_reason")
+                    .is_some_and(|reason| !reason.is_null())
+                {
+                    items.extend(self.announce_all());
+                }
+            }
+        }
+        if let Some(usage) = chunk.get("usage").filter(|usage| !usage.is_null()) {
+            items.push(StreamItem::Usage(parse_usage(usage)));
+        }
+        Ok(items)
+    }
+
+    /// Call when the byte stream ended: without `[DONE]` it was cut.
+    pub fn finish(&self) -> Result<(), ModelError> {
+        if self.done {
+            Ok(())
+        } else {
+            Err(ModelError::StreamCut("no [DONE]".into()))
+        }
+    }
+
+    fn read_delta(&mut self, delta: &Value, items: &mut Vec<StreamItem>) -> Result<(), ModelError> {
+        for key in ["reasoning_content", "reasoning"] {
+            if let Some(text) = delta.get(key).and_then(Value::as_str)
+                && !text.is_empty()
+            {
+                items.push(StreamItem::Reasoning(text.to_owned()));
+            }
+        }
+        if let Some(text) = delta.get("content").and_then(Value::as_str)
+            && !text.is_empty()
+        {
+            items.push(StreamItem::Text(text.to_owned()));
+        }
+        let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) else {
+            return Ok(());
+        };
+        for (position, call) in calls.iter().enumerate() {
+            let index = call
+                .get("index")
+                .and_then(Value::as_u64)
+                .map(|index| index as usize)
+                .unwrap_or(position);
+            if index > 1024 {
+                return Err(ModelError::Malformed(format!("tool call index {index}")));
+            }
+            // A new index means the earlier calls are complete by name.
+            if index >= self.calls.len() {
+                items.extend(self.announce_all());
+                self.calls.resize_with(index + 1, PendingCall::default);
+            }
+            let pending = &mut self.calls[index];
+            if let Some(id) = call.get("id").and_then(Value::as_str) {
+                merge_piece(&mut pending.id, id);
+            }
+            let function = call.get("function");
+            if let Some(name) = function.and_then(|f| f.get("name")).and_then(Value::as_str) {
+                merge_piece(&mut pending.name, name);
+            }
+            let arguments = function
+                .and_then(|f| f.get("arguments"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if pending.announced {
+                if !arguments.is_empty() {
+                    items.push(StreamItem::ToolCallArguments {
+                        index,
+                        delta: arguments.to_owned(),
+                    });
+                }
+            } else {
+                pending.early_arguments.push_str(arguments);
+                if !pending.early_arguments.is_empty() && !pending.name.is_empty() {
+                    items.extend(announce(index, pending));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn announce_all(&mut self) -> Vec<StreamItem> {
+        let mut items = Vec::new();
+        for (index, pending) in self.calls.iter_mut().enumerate() {
+            if !pending.announced {
+                items.extend(announce(index, pending));
+            }
+        }
+        items
+    }
+}
+
+fn announce(index: usize, pending: &mut PendingCall) -> Vec<StreamItem> {
+    pending.announced = true;
+    if pending.id.is_empty() {
+        // Some local servers omit ids; the conversation needs one.
+        pending.id = format!("call_{index}_{}", fastrand::u32(..));
+    }
+    let mut items = vec![StreamItem::ToolCallStarted {
+        index,
+        id: pending.id.clone(),
+        name: pending.name.clone(),
+    }];
+    let early = std::mem::take(&mut pending.early_arguments);
+    if !early.is_empty() {
+        items.push(StreamItem::ToolCallArguments {
+            index,
+            delta: early,
+        });
+    }
+    items
+}
+
+/// Ids and names normally come whole in the first chunk, but some servers
+/// split them and others repeat them in every chunk: a repeat is ignored,
+/// anything else is appended.
+fn merge_piece(current: &mut String, piece: &str) {
+    if piece.is_empty() || current == piece {
+        return;
+    }
+    current.push_str(piece);
+}
+
+fn parse_usage(usage: &Value) -> Usage {
+    let number = |path: &[&str]| -> u64 {
+        let mut value = usage;
+        for key in path {
+            match value.get(key) {
+                Some(inner) => value = inner,
+                None => return 0,
+            }
+        }
+        value.as_u64().unwrap_or(0)
+    };
+    Usage {
+        input_tokens: number(&["prompt_tokens"]),
+        output_tokens: number(&["completion_tokens"]),
+        cached_input_tokens: number(&["prompt_tokens_details", "cached_tokens"]),
+        reasoning_tokens: number(&["completion_tokens_details", "reasoning_tokens"]),
+    }
+}
+
+/// The human part of a provider's error body, whichever shape it has.
+pub fn error_message(error: &Value) -> String {
+    if let Some(text) = error.as_str() {
+        return text.to_owned();
+    }
+    if let Some(message) = error.get("message").and_then(Value::as_str) {
+        return message.to_owned();
+    }
+    if let Some(inner) = error.get("error") {
+        return error_message(inner);
+    }
+    excerpt(&error.to_string())
+}
+
+/// The error text of a non-2xx body: the provider's message when it sent
+/// JSON, otherwise the start of the body.
+pub fn http_error_text(body: &str) -> String {
+    match serde_json::from_str::<Value>(body) {
+        Ok(value) => error_message(&value),
+        Err(_) => excerpt(body),
+    }
+}
+
+pub fn excerpt(text: &str) -> String {
+    const LIMIT: usize = 500;
+    let trimmed = text.trim();
+    if trimmed.len() <= LIMIT {
+        return trimmed.to_owned();
+    }
+    let mut end = LIMIT;
+    while !trimmed.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &trimmed[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AssistantTurn, ToolCall, ToolResultMessage, ToolSpec};
+
+    fn feed_all(chunks: &[&str]) -> Vec<StreamItem> {
+        let mut parser = StreamParser::default();
+        let mut items = Vec::new();
+        for chunk in chunks {
+            items.extend(parser.feed(chunk).unwrap());
+        }
+        parser.finish().unwrap();
+        items
+    }
+
+    #[test]
+    fn text_reasoning_usage_and_done() {
+        let items = feed_all(&[
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"reasoning_content":"hmm"}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"content":"Hel"}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"content":"lo"},"finish_reason":"stop"}]}"#,
+            r#"{"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":4},"completion_tokens_details":{"reasoning_tokens":1}}}"#,
+            "[DONE]",
+        ]);
+        assert_eq!(
+            items,
+            vec![
+                StreamItem::Reasoning("hmm".into()),
+                StreamItem::Text("Hel".into()),
+                StreamItem::Text("lo".into()),
+                StreamItem::Usage(Usage {
+                    input_tokens: 10,
+                    output_tokens: 3,
+                    cached_input_tokens: 4,
+                    reasoning_tokens: 1
+                }),
+                StreamItem::Finished,
+            ]
+        );
+    }
+
+    #[test]
+    fn split_tool_calls_are_announced_once_and_streamed() {
+        let items = feed_all(&[
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"read_file","arguments":""}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"pa"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"th\":\"a\"}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"call_","function":{"name":"ex"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"ec","arguments":"{}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{},"finish_reason":"tool_calls"}]}"#,
+            "[DONE]",
+        ]);
+        assert_eq!(
+            items,
+            vec![
+                StreamItem::ToolCallStarted {
+                    index: 0,
+                    id: "call_a".into(),
+                    name: "read_file".into()
+                },
+                StreamItem::ToolCallArguments {
+                    index: 0,
+                    delta: "{\"pa".into()
+                },
+                StreamItem::ToolCallArguments {
+                    index: 0,
+                    delta: "th\":\"a\"}".into()
+                },
+                StreamItem::ToolCallStarted {
+                    index: 1,
+                    id: "call_b".into(),
+                    name: "exec".into()
+                },
+                StreamItem::ToolCallArguments {
+                    index: 1,
+                    delta: "{}".into()
+                },
+                StreamItem::Finished,
+            ]
+        );
+    }
+
+    #[test]
+    fn missing_done_is_a_cut_stream_and_garbage_is_malformed() {
+        let mut parser = StreamParser::default();
+        parser
+            .feed(r#"{"choices":[{"delta":{"content":"x"}}]}"#)
+            .unwrap();
+        assert!(matches!(parser.finish(), Err(ModelError::StreamCut(_))));
+        assert!(matches!(
+            parser.feed("{not json"),
+            Err(ModelError::Malformed(_))
+        ));
+        assert!(matches!(
+            parser.feed(
+                r#"{"error":{"message":"This model's maximum context length is 8192 tokens"}}"#
+            ),
+            Err(ModelError::ContextTooLong(_))
+        ));
+    }
+
+    #[test]
+    fn request_carries_tools_and_results() {
+        let messages = vec![
+            Message::System { text: "sys".into() },
+            Message::User { text: "hi".into() },
+            Message::Assistant(AssistantTurn {
+                text: String::new(),
+                tool_calls: vec![ToolCall {
+                    id: "c1".into(),
+                    name: "exec".into(),
+                    arguments: "{\"command\":\"ls\"}".into(),
+                }],
+                ..AssistantTurn::default()
+            }),
+            Message::Tool(ToolResultMessage {
+                call_id: "c1".into(),
+                name: "exec".into(),
+                content: "a.txt".into(),
+                is_error: false,
+            }),
+        ];
+        let tools = vec![ToolSpec {
+            name: "exec".into(),
+            description: "run".into(),
+            parameters: json!({"type": "object"}),
+        }];
+        let body = request_body(&ModelRequest {
+            model_id: "m",
+            messages: &messages,
+            tools: &tools,
+            max_output_tokens: 100,
+        });
+        assert_eq!(body["stream"], true);
+        assert_eq!(body["stream_options"]["include_usage"], true);
+        assert_eq!(body["tools"][0]["function"]["name"], "exec");
+        assert_eq!(body["messages"][2]["content"], Value::Null);
+        assert_eq!(body["messages"][2]["tool_calls"][0]["id"], "c1");
+        assert_eq!(
+            body["messages"][3],
+            json!({"role": "tool", "tool_call_id": "c1", "content": "a.txt"})
+        );
+    }
+}

@@ -1,0 +1,341 @@
+//! The events the agent writes to stdout, as plain serde data.
+//!
+//! The writer adds `_seq` and `ts`; these types carry everything else. They
+//! deny unknown fields so that the round-trip test in `tests/` catches any
+//! drift between what we write and what we declare.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Version of the wire protocol, printed in `session-start`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Event {
+    SessionStart {
+        session_id: String,
+        model: String,
+        mode: Mode,
+        version: String,
+        protocol: u32,
+        work_dir: String,
+        tools: Vec<String>,
+        resumed: bool,
+    },
+    TextDelta {
+        delta: String,
+        iteration: u32,
+    },
+    ReasoningDelta {
+        delta: String,
+        iteration: u32,
+    },
+    Activity {
+        activity: ActivityKind,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_call_id: Option<String>,
+    },
+    ToolCallStart {
+        id: String,
+        name: String,
+        args: Value,
+        iteration: u32,
+    },
+    ExecLog {
+        id: String,
+        stream: OutputStream,
+        data: String,
+    },
+    FileDelta {
+        id: String,
+        path: String,
+        delta: String,
+    },
+    FileComplete {
+        id: String,
+        path: String,
+        op: FileOp,
+        bytes: u64,
+        diff: String,
+    },
+    ToolResult {
+        id: String,
+        name: String,
+        ok: bool,
+        output: String,
+        truncated: bool,
+        duration_ms: u64,
+    },
+    TodosUpdate {
+        todos: Vec<Todo>,
+    },
+    HitlRequest {
+        id: String,
+        kind: HitlKind,
+        deadline: Option<String>,
+        default_decision: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        question: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        options: Option<Vec<String>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        content: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        action: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    HitlResolved {
+        id: String,
+        decision: String,
+        by: ResolvedBy,
+    },
+    PlanConfirmed {
+        plan: String,
+    },
+    ModeChanged {
+        from: Mode,
+        to: Mode,
+    },
+    UserMessage {
+        text: String,
+        source: MessageSource,
+    },
+    UsageUpdate {
+        input_tokens: u64,
+        output_tokens: u64,
+        cached_input_tokens: u64,
+        reasoning_tokens: u64,
+        total_input_tokens: u64,
+        total_output_tokens: u64,
+    },
+    CheckpointSaved {
+        iteration: u32,
+        checkpoint: String,
+        files_changed: u64,
+    },
+    CheckpointRestored {
+        iteration: u32,
+        checkpoint: String,
+    },
+    Summarizing {
+        tokens_before: u64,
+    },
+    Summarized {
+        tokens_before: u64,
+        tokens_after: u64,
+    },
+    CommandAck {
+        command: String,
+        ok: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    Error {
+        code: String,
+        message: String,
+        fatal: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attempt: Option<u32>,
+    },
+    SessionEnd {
+        exit_reason: ExitReason,
+        iterations: u32,
+        duration_ms: u64,
+        total_input_tokens: u64,
+        total_output_tokens: u64,
+        total_cached_input_tokens: u64,
+        total_reasoning_tokens: u64,
+    },
+}
+
+impl Event {
+    /// A non-fatal `error` event; the session goes on.
+    pub fn warning(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Event::Error {
+            code: code.into(),
+            message: message.into(),
+            fatal: false,
+            attempt: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    Normal,
+    Plan,
+    Implement,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Normal => "normal",
+            Mode::Plan => "plan",
+            Mode::Implement => "implement",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ActivityKind {
+    ReadingFile,
+    WritingFile,
+    EditingFile,
+    RunningCommand,
+    Searching,
+    CreatingTodos,
+    AskingUser,
+    Planning,
+    FetchingUrl,
+    Thinking,
+    Summarizing,
+}
+
+impl ActivityKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActivityKind::ReadingFile => "reading-file",
+            ActivityKind::WritingFile => "writing-file",
+            ActivityKind::EditingFile => "editing-file",
+            ActivityKind::RunningCommand => "running-command",
+            ActivityKind::Searching => "searching",
+            ActivityKind::CreatingTodos => "creating-todos",
+            ActivityKind::AskingUser => "asking-user",
+            ActivityKind::Planning => "planning",
+            ActivityKind::FetchingUrl => "fetching-url",
+            ActivityKind::Thinking => "thinking",
+            ActivityKind::Summarizing => "summarizing",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutputStream {
+    Stdout,
+    Stderr,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileOp {
+    Create,
+    Update,
+    Delete,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Todo {
+    pub id: String,
+    pub content: String,
+    pub status: TodoStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TodoStatus {
+    Pending,
+    InProgress,
+    Completed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HitlKind {
+    AskUser,
+    Plan,
+    Approval,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResolvedBy {
+    Stdin,
+    File,
+    Timeout,
+    Cancel,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MessageSource {
+    Prompt,
+    Inject,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExitReason {
+    Completed,
+    Cancelled,
+    MaxIterations,
+    Error,
+    RolledBack,
+}
+
+impl ExitReason {
+    /// The process exit status for this reason (documented in docs/protocol.md).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            ExitReason::Completed => 0,
+            ExitReason::Error => 1,
+            ExitReason::MaxIterations => 3,
+            ExitReason::RolledBack => 4,
+            ExitReason::Cancelled => 130,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExitReason::Completed => "completed",
+            ExitReason::Cancelled => "cancelled",
+            ExitReason::MaxIterations => "max-iterations",
+            ExitReason::Error => "error",
+            ExitReason::RolledBack => "rolled-back",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn variants_serialize_with_kebab_type_and_snake_fields() {
+        let event = Event::UsageUpdate {
+            input_tokens: 1,
+            output_tokens: 2,
+            cached_input_tokens: 3,
+            reasoning_tokens: 4,
+            total_input_tokens: 5,
+            total_output_tokens: 6,
+        };
+        assert_eq!(
+            serde_json::to_value(&event).unwrap(),
+            json!({"type": "usage-update", "input_tokens": 1, "output_tokens": 2,
+                   "cached_input_tokens": 3, "reasoning_tokens": 4,
+                   "total_input_tokens": 5, "total_output_tokens": 6})
+        );
+    }
+
+    #[test]
+    fn unknown_fields_are_refused() {
+        let line = json!({"type": "text-delta", "delta": "x", "iteration": 1, "extra": true});
+        assert!(serde_json::from_value::<Event>(line).is_err());
+    }
+
+    #[test]
+    fn todo_status_uses_contract_spelling() {
+        assert_eq!(
+            serde_json::to_value(TodoStatus::InProgress).unwrap(),
+            json!("in_progress")
+        );
+    }
+}

@@ -1,0 +1,148 @@
+//! Reads stdin as a sequence of bounded lines on a thread of its own.
+//!
+//! Each line is handed over raw; parsing and acknowledging happen in the
+//! session's command dispatcher so a line's `command-ack` is written before
+//! its effect. The reader never allocates more than one line's limit: a
+//! longer line is skipped up to its newline and reported as too long.
+
+use std::io::{ErrorKind, Read};
+
+use tokio::sync::mpsc;
+
+/// The longest command line accepted, newline excluded. Large enough for an
+/// inject carrying a long pasted text, small enough that a runaway writer
+/// cannot make the agent hold gigabytes.
+pub const MAX_COMMAND_LINE_BYTES: usize = 1024 * 1024;
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum StdinLine {
+    Line(Vec<u8>),
+    TooLong { bytes: usize },
+}
+
+/// Starts the reader thread. The channel closes at end of input (which is
+/// not a cancel: the session just stops expecting commands).
+pub fn spawn_stdin_reader() -> mpsc::UnboundedReceiver<StdinLine> {
+    let (sender, receiver) = mpsc::unbounded_channel();
+    let spawned = std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            split_lines(&mut input, MAX_COMMAND_LINE_BYTES, |line| {
+                sender.send(line).is_ok()
+            });
+        });
+    if let Err(err) = spawned {
+        eprintln!("agent: cannot start the stdin reader: {err}; commands are ignored");
+    }
+    receiver
+}
+
+/// Splits `input` into lines of at most `limit` bytes, calling `deliver` for
+/// each until it returns false or the input ends. Blank lines are skipped
+/// (a PTY turns `\r\n` into two newlines). A trailing `\r` is dropped.
+pub fn split_lines(
+    input: &mut impl Read,
+    limit: usize,
+    mut deliver: impl FnMut(StdinLine) -> bool,
+) {
+    let mut line: Vec<u8> = Vec::new();
+    let mut overflow: Option<usize> = None;
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        let read = match input.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(err) if err.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        for piece in chunk[..read].split_inclusive(|byte| *byte == b'\n') {
+            let (body, ends_line) = match piece.split_last() {
+                Some((b'\n', body)) => (body, true),
+                _ => (piece, false),
+            };
+            match overflow.as_mut() {
+                Some(seen) => *seen += body.len(),
+                None if line.len() + body.len() > limit => {
+                    overflow = Some(line.len() + body.len());
+                    line = Vec::new();
+                }
+                None => line.extend_from_slice(body),
+            }
+            if ends_line {
+                let item = match overflow.take() {
+                    Some(bytes) => Some(StdinLine::TooLong { bytes }),
+                    None => {
+                        let mut done = std::mem::take(&mut line);
+                        if done.last() == Some(&b'\r') {
+                            done.pop();
+                        }
+                        (!done.iter().all(u8::is_ascii_whitespace)).then_some(StdinLine::Line(done))
+                    }
+                };
+                if let Some(item) = item
+                    && !deliver(item)
+                {
+                    return;
+                }
+            }
+        }
+    }
+    // A last line without its newline still counts: the writer closed
+    // stdin right after it.
+    if let Some(bytes) = overflow {
+        deliver(StdinLine::TooLong { bytes });
+    } else if !line.iter().all(u8::is_ascii_whitespace) {
+        deliver(StdinLine::Line(line));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], limit: usize) -> Vec<StdinLine> {
+        let mut out = Vec::new();
+        split_lines(&mut &input[..], limit, |line| {
+            out.push(line);
+            true
+        });
+        out
+    }
+
+    #[test]
+    fn splits_and_skips_blank_lines() {
+        assert_eq!(
+            lines(b"a\r\n\n  \nbb\ncc", 10),
+            vec![
+                StdinLine::Line(b"a".to_vec()),
+                StdinLine::Line(b"bb".to_vec()),
+                StdinLine::Line(b"cc".to_vec())
+            ]
+        );
+    }
+
+    #[test]
+    fn over_long_lines_are_reported_and_skipped() {
+        let mut input = vec![b'x'; 25];
+        input.extend_from_slice(b"\nok\n");
+        input.extend_from_slice(&[0xff; 30]);
+        assert_eq!(
+            lines(&input, 10),
+            vec![
+                StdinLine::TooLong { bytes: 25 },
+                StdinLine::Line(b"ok".to_vec()),
+                StdinLine::TooLong { bytes: 30 }
+            ]
+        );
+    }
+
+    #[test]
+    fn binary_garbage_passes_through_as_a_line() {
+        assert_eq!(
+            lines(b"\x00\xff\xfe\n", 10),
+            vec![StdinLine::Line(b"\x00\xff\xfe".to_vec())]
+        );
+    }
+}

@@ -1,0 +1,317 @@
+//! A readable rendering of the event stream for a person at a terminal
+//! (`--format text`). Same events, same order; only the look differs.
+
+use super::events::{Event, OutputStream};
+
+/// Remembers whether streamed text left the cursor mid-line, so the next
+/// non-text event starts on a fresh line.
+#[derive(Default)]
+pub struct TextRenderer {
+    mid_line: bool,
+    streaming: Option<Streaming>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Streaming {
+    Text,
+    Reasoning,
+}
+
+impl TextRenderer {
+    /// The text to print for an event, or `None` for events a person does
+    /// not need to see (acks of accepted commands).
+    pub fn render(&mut self, event: &Event) -> Option<String> {
+        match event {
+            Event::TextDelta { delta, .. } => Some(self.stream(Streaming::Text, delta)),
+            Event::ReasoningDelta { delta, .. } => Some(self.stream(Streaming::Reasoning, delta)),
+            Event::FileDelta { .. } => None,
+            Event::CommandAck { ok: true, .. } => None,
+            other => {
+                let body = describe(other)?;
+                let mut out = self.break_line();
+                out.push_str(&body);
+                out.push('\n');
+                Some(out)
+            }
+        }
+    }
+
+    fn stream(&mut self, kind: Streaming, delta: &str) -> String {
+        let mut out = String::new();
+        if self.streaming != Some(kind) {
+            out.push_str(&self.break_line());
+            out.push_str(match kind {
+                Streaming::Text => "",
+                Streaming::Reasoning => "(thinking) ",
+            });
+            self.streaming = Some(kind);
+        }
+        out.push_str(delta);
+        if !delta.is_empty() {
+            self.mid_line = !delta.ends_with('\n');
+        }
+        out
+    }
+
+    fn break_line(&mut self) -> String {
+        self.streaming = None;
+        if std::mem::take(&mut self.mid_line) {
+            "\n".to_owned()
+        } else {
+            String::new()
+        }
+    }
+}
+
+fn describe(event: &Event) -> Option<String> {
+    let line = match event {
+        Event::SessionStart {
+            session_id,
+            model,
+            mode,
+            version,
+            work_dir,
+            tools,
+            resumed,
+            ..
+        } => format!(
+            "== agent {version} | session {session_id}{} | model {model} | mode {} | {work_dir}\n   tools: {}",
+            if *resumed { " (resumed)" } else { "" },
+            mode.as_str(),
+            tools.join(", ")
+        ),
+        Event::Activity { activity, .. } => format!("   ... {}", activity.as_str()),
+        Event::ToolCallStart { name, args, .. } => {
+            format!("-> {name} {}", one_line(&args.to_string(), 200))
+        }
+        Event::ExecLog { stream, data, .. } => {
+            let prefix = match stream {
+                OutputStream::Stdout => "   | ",
+                OutputStream::Stderr => "   ! ",
+            };
+            data.trim_end_matches('\n')
+                .lines()
+                .map(|line| format!("{prefix}{line}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+        Event::FileComplete {
+            path,
+            op,
+            bytes,
+            diff,
+            ..
+        } => {
+            let op = serde_json::to_value(op)
+                .ok()
+                .and_then(|value| value.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            let mut out = format!("   {op} {path} ({bytes} bytes)");
+            for line in diff.lines().take(40) {
+                out.push_str("\n   ");
+                out.push_str(line);
+            }
+            out
+        }
+        Event::ToolResult {
+            name,
+            ok,
+            output,
+            truncated,
+            duration_ms,
+            ..
+        } => {
+            let mark = if *ok { "ok" } else { "FAILED" };
+            let mut out = format!("<- {name} {mark} ({duration_ms} ms)");
+            let shown: Vec<&str> = output.lines().take(12).collect();
+            for line in &shown {
+                out.push_str("\n   ");
+                out.push_str(&one_line(line, 200));
+            }
+            if output.lines().count() > shown.len() || *truncated {
+                out.push_str("\n   [...]");
+            }
+            out
+        }
+        Event::TodosUpdate { todos } => {
+            let mut out = "   todos:".to_owned();
+            for todo in todos {
+                let status = serde_json::to_value(todo.status)
+                    .ok()
+                    .and_then(|value| value.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                out.push_str(&format!("\n     [{status}] {}", todo.content));
+            }
+            out
+        }
+        Event::HitlRequest {
+            id,
+            kind,
+            deadline,
+            default_decision,
+            question,
+            options,
+            content,
+            action,
+            reason,
+        } => {
+            let mut out = format!("?? waiting for a person ({kind:?}, id {id})");
+            for (label, value) in [
+                ("question", question.clone()),
+                ("options", options.as_ref().map(|o| o.join(" / "))),
+                ("plan", content.clone()),
+                ("action", action.clone()),
+                ("reason", reason.clone()),
+                ("deadline", deadline.clone()),
+            ] {
+                if let Some(value) = value {
+                    out.push_str(&format!("\n   {label}: {value}"));
+                }
+            }
+            out.push_str(&format!("\n   default: {default_decision}"));
+            out
+        }
+        Event::HitlResolved { id, decision, by } => {
+            format!("   answered {id}: {decision} (by {by:?})")
+        }
+        Event::PlanConfirmed { plan } => format!("== plan confirmed\n{plan}"),
+        Event::ModeChanged { from, to } => {
+            format!("== mode {} -> {}", from.as_str(), to.as_str())
+        }
+        Event::UserMessage { text, source } => {
+            format!("== user ({source:?}): {}", one_line(text, 400))
+        }
+        Event::UsageUpdate {
+            input_tokens,
+            output_tokens,
+            total_input_tokens,
+            total_output_tokens,
+            ..
+        } => format!(
+            "   tokens: {input_tokens} in / {output_tokens} out (session {total_input_tokens} / {total_output_tokens})"
+        ),
+        Event::CheckpointSaved {
+            iteration,
+            checkpoint,
+            ..
+        } => format!("   checkpoint {iteration}: {checkpoint}"),
+        Event::CheckpointRestored {
+            iteration,
+            checkpoint,
+        } => format!("== restored checkpoint {iteration}: {checkpoint}"),
+        Event::Summarizing { tokens_before } => {
+            format!("   summarizing {tokens_before} tokens of context")
+        }
+        Event::Summarized {
+            tokens_before,
+            tokens_after,
+        } => format!("   context {tokens_before} -> {tokens_after} tokens"),
+        Event::CommandAck {
+            command, reason, ..
+        } => format!(
+            "!! command {command} refused: {}",
+            reason.as_deref().unwrap_or("")
+        ),
+        Event::Error {
+            code,
+            message,
+            fatal,
+            attempt,
+        } => {
+            let attempt = attempt
+                .map(|a| format!(" (attempt {a})"))
+                .unwrap_or_default();
+            let level = if *fatal { "ERROR" } else { "warning" };
+            format!("!! {level} [{code}]{attempt}: {message}")
+        }
+        Event::SessionEnd {
+            exit_reason,
+            iterations,
+            duration_ms,
+            total_input_tokens,
+            total_output_tokens,
+            ..
+        } => format!(
+            "== {} after {iterations} iteration(s), {:.1} s, {total_input_tokens} in / {total_output_tokens} out tokens",
+            exit_reason.as_str(),
+            *duration_ms as f64 / 1000.0
+        ),
+        Event::TextDelta { .. } | Event::ReasoningDelta { .. } | Event::FileDelta { .. } => {
+            return None;
+        }
+    };
+    Some(line)
+}
+
+fn one_line(text: &str, max_chars: usize) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+        .collect();
+    if flat.chars().count() <= max_chars {
+        flat
+    } else {
+        let cut: String = flat.chars().take(max_chars).collect();
+        format!("{cut}...")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::events::ExitReason;
+
+    #[test]
+    fn streamed_text_then_event_breaks_the_line() {
+        let mut r = TextRenderer::default();
+        let mut out = String::new();
+        out += &r
+            .render(&Event::TextDelta {
+                delta: "Hello".into(),
+                iteration: 1,
+            })
+            .unwrap();
+        out += &r
+            .render(&Event::TextDelta {
+                delta: " world".into(),
+                iteration: 1,
+            })
+            .unwrap();
+        out += &r
+            .render(&Event::SessionEnd {
+                exit_reason: ExitReason::Completed,
+                iterations: 1,
+                duration_ms: 1500,
+                total_input_tokens: 10,
+                total_output_tokens: 2,
+                total_cached_input_tokens: 0,
+                total_reasoning_tokens: 0,
+            })
+            .unwrap();
+        assert_eq!(
+            out,
+            "Hello world\n== completed after 1 iteration(s), 1.5 s, 10 in / 2 out tokens\n"
+        );
+    }
+
+    #[test]
+    fn accepted_acks_are_quiet_refused_ones_are_shown() {
+        let mut r = TextRenderer::default();
+        assert!(
+            r.render(&Event::CommandAck {
+                command: "inject".into(),
+                ok: true,
+                reason: None
+            })
+            .is_none()
+        );
+        let shown = r
+            .render(&Event::CommandAck {
+                command: "rollback".into(),
+                ok: false,
+                reason: Some("no checkpoints".into()),
+            })
+            .unwrap();
+        assert!(shown.contains("rollback refused: no checkpoints"));
+    }
+}

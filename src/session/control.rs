@@ -1,0 +1,152 @@
+//! What reaches a running session from outside: stdin commands and signals.
+//! Every command line is acknowledged at once, before its effect.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio_util::sync::CancellationToken;
+
+use crate::protocol::reader::{MAX_COMMAND_LINE_BYTES, StdinLine};
+use crate::protocol::{Command, Event, EventWriter, parse_command};
+
+/// State the command dispatcher shares with the loop.
+#[derive(Default)]
+pub struct Control {
+    pub cancel: CancellationToken,
+    injected: Mutex<VecDeque<String>>,
+}
+
+impl Control {
+    pub fn push_inject(&self, text: String) {
+        self.lock_injected().push_back(text);
+    }
+
+    pub fn take_injects(&self) -> Vec<String> {
+        self.lock_injected().drain(..).collect()
+    }
+
+    pub fn has_injects(&self) -> bool {
+        !self.lock_injected().is_empty()
+    }
+
+    fn lock_injected(&self) -> std::sync::MutexGuard<'_, VecDeque<String>> {
+        match self.injected.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+}
+
+/// Reads stdin lines until end of input, acknowledging and applying each.
+pub async fn dispatch_commands(
+    mut lines: UnboundedReceiver<StdinLine>,
+    control: Arc<Control>,
+    events: Arc<EventWriter>,
+) {
+    while let Some(line) = lines.recv().await {
+        let command = match line {
+            StdinLine::TooLong { bytes } => {
+                refuse(
+                    &events,
+                    "unknown",
+                    format!(
+                        "command line of {bytes} bytes is over the {MAX_COMMAND_LINE_BYTES}-byte limit; ignored"
+                    ),
+                );
+                continue;
+            }
+            StdinLine::Line(bytes) => match parse_command(&bytes) {
+                Ok(command) => command,
+                Err(bad) => {
+                    refuse(
+                        &events,
+                        bad.command.as_deref().unwrap_or("unknown"),
+                        bad.message,
+                    );
+                    continue;
+                }
+            },
+        };
+        apply(command, &control, &events);
+    }
+}
+
+fn apply(command: Command, control: &Control, events: &EventWriter) {
+    let kind = command.kind();
+    match command {
+        Command::Cancel => {
+            accept(events, kind);
+            control.cancel.cancel();
+        }
+        Command::Inject { text } => {
+            if text.trim().is_empty() {
+                refuse(events, kind, "inject text is empty".to_owned());
+                return;
+            }
+            accept(events, kind);
+            control.push_inject(text);
+        }
+        Command::HitlResponse { id, .. } => {
+            refuse(
+                events,
+                kind,
+                format!("no person-in-the-loop request {id:?} is waiting"),
+            );
+        }
+        Command::ConfirmPlan => {
+            refuse(
+                events,
+                kind,
+                "no plan is waiting for confirmation".to_owned(),
+            );
+        }
+        Command::Rollback { iteration } => {
+            refuse(
+                events,
+                kind,
+                format!(
+                    "cannot roll back to iteration {iteration}: this version keeps no checkpoints yet"
+                ),
+            );
+        }
+    }
+}
+
+fn accept(events: &EventWriter, kind: &str) {
+    events.emit(Event::CommandAck {
+        command: kind.to_owned(),
+        ok: true,
+        reason: None,
+    });
+}
+
+/// A refused line gets its ack and a non-fatal error; the session goes on.
+fn refuse(events: &EventWriter, kind: &str, reason: String) {
+    events.emit(Event::CommandAck {
+        command: kind.to_owned(),
+        ok: false,
+        reason: Some(reason.clone()),
+    });
+    events.emit(Event::warning("bad-command", reason));
+}
+
+/// Turns SIGINT, SIGTERM and SIGHUP into a cancel.
+pub fn cancel_on_signals(control: Arc<Control>) {
+    use tokio::signal::unix::{SignalKind, signal};
+    for kind in [
+        SignalKind::interrupt(),
+        SignalKind::terminate(),
+        SignalKind::hangup(),
+    ] {
+        let Ok(mut stream) = signal(kind) else {
+            continue;
+        };
+        let control = control.clone();
+        tokio::spawn(async move {
+            if stream.recv().await.is_some() {
+                control.cancel.cancel();
+            }
+        });
+    }
+}

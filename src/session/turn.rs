@@ -1,0 +1,223 @@
+//! Turns one model call's stream into the assistant turn that enters the
+//! conversation and into the wire events a person watches live.
+
+use std::time::Duration;
+
+use crate::model::{AssistantTurn, ModelError, StreamItem, StreamSink, ToolCall, Usage};
+use crate::protocol::events::{ActivityKind, Event};
+use crate::tools::Tool;
+
+/// Collects a streamed turn. Pure: it returns the events to emit, so unit
+/// tests can compare them whole.
+#[derive(Default)]
+pub struct TurnBuilder {
+    iteration: u32,
+    turn: AssistantTurn,
+    usage: Usage,
+    finished: bool,
+    announced_thinking: bool,
+}
+
+impl TurnBuilder {
+    pub fn new(iteration: u32) -> Self {
+        TurnBuilder {
+            iteration,
+            ..TurnBuilder::default()
+        }
+    }
+
+    pub fn accept(&mut self, item: StreamItem) -> Vec<Event> {
+        match item {
+            StreamItem::Text(delta) => {
+                self.turn.text.push_str(&delta);
+                vec![Event::TextDelta {
+                    delta,
+                    iteration: self.iteration,
+                }]
+            }
+            StreamItem::Reasoning(delta) => {
+                self.turn.reasoning.push_str(&delta);
+                let mut events = Vec::new();
+                if !std::mem::replace(&mut self.announced_thinking, true) {
+                    events.push(Event::Activity {
+                        activity: ActivityKind::Thinking,
+                        tool_call_id: None,
+                    });
+                }
+                events.push(Event::ReasoningDelta {
+                    delta,
+                    iteration: self.iteration,
+                });
+                events
+            }
+            StreamItem::ReasoningSignature(piece) => {
+                self.turn
+                    .reasoning_signature
+                    .get_or_insert_with(String::new)
+                    .push_str(&piece);
+                Vec::new()
+            }
+            StreamItem::ToolCallStarted { index, id, name } => {
+                if self.turn.tool_calls.len() <= index {
+                    self.turn.tool_calls.resize_with(index + 1, || ToolCall {
+                        id: String::new(),
+                        name: String::new(),
+                        arguments: String::new(),
+                    });
+                }
+                let activity = Tool::from_name(&name).map(Tool::activity);
+                self.turn.tool_calls[index].id = id.clone();
+                self.turn.tool_calls[index].name = name;
+                activity
+                    .map(|activity| Event::Activity {
+                        activity,
+                        tool_call_id: Some(id),
+                    })
+                    .into_iter()
+                    .collect()
+            }
+            StreamItem::ToolCallArguments { index, delta } => {
+                if let Some(call) = self.turn.tool_calls.get_mut(index) {
+                    call.arguments.push_str(&delta);
+                }
+                Vec::new()
+            }
+            StreamItem::Usage(usage) => {
+                self.usage = usage;
+                Vec::new()
+            }
+            StreamItem::Finished => {
+                self.finished = true;
+                Vec::new()
+            }
+        }
+    }
+
+    /// Forgets what a failed attempt streamed before the retry.
+    pub fn restart(&mut self) {
+        *self = TurnBuilder::new(self.iteration);
+    }
+
+    pub fn finish(mut self) -> (AssistantTurn, Usage) {
+        // Calls the stream started but never named are dropped: there is
+        // nothing to run and no id to answer.
+        self.turn
+            .tool_calls
+            .retain(|call| !call.id.is_empty() && !call.name.is_empty());
+        (self.turn, self.usage)
+    }
+}
+
+/// The error event shown for a failed attempt that will be retried.
+pub fn retry_event(error: &ModelError, attempt: u32, delay: Duration) -> Event {
+    Event::Error {
+        code: error.code().to_owned(),
+        message: format!(
+            "{error}; retrying in {:.1} s (attempt {} failed)",
+            delay.as_secs_f64(),
+            attempt
+        ),
+        fatal: false,
+        attempt: Some(attempt),
+    }
+}
+
+/// A [`StreamSink`] that feeds a [`TurnBuilder`] and emits its events.
+pub struct LiveTurn<'a> {
+    pub builder: TurnBuilder,
+    pub emit: &'a dyn Fn(Event),
+}
+
+impl StreamSink for LiveTurn<'_> {
+    fn item(&mut self, item: StreamItem) {
+        for event in self.builder.accept(item) {
+            (self.emit)(event);
+        }
+    }
+
+    fn retrying(&mut self, error: &ModelError, attempt: u32, delay: Duration) {
+        self.builder.restart();
+        (self.emit)(retry_event(error, attempt, delay));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_becomes_turn_and_events() {
+        let mut builder = TurnBuilder::new(2);
+        let mut events = Vec::new();
+        for item in [
+            StreamItem::Reasoning("a".into()),
+            StreamItem::Reasoning("b".into()),
+            StreamItem::Text("Hi".into()),
+            StreamItem::ToolCallStarted {
+                index: 0,
+                id: "c1".into(),
+                name: "exec".into(),
+            },
+            StreamItem::ToolCallArguments {
+                index: 0,
+                delta: "{\"command\":".into(),
+            },
+            StreamItem::ToolCallArguments {
+                index: 0,
+                delta: "\"ls\"}".into(),
+            },
+            StreamItem::ToolCallStarted {
+                index: 1,
+                id: "c2".into(),
+                name: "mystery".into(),
+            },
+            StreamItem::Usage(Usage {
+                input_tokens: 5,
+                ..Usage::default()
+            }),
+            StreamItem::Finished,
+        ] {
+            events.extend(builder.accept(item));
+        }
+        assert_eq!(
+            events,
+            vec![
+                Event::Activity {
+                    activity: ActivityKind::Thinking,
+                    tool_call_id: None
+                },
+                Event::ReasoningDelta {
+                    delta: "a".into(),
+                    iteration: 2
+                },
+                Event::ReasoningDelta {
+                    delta: "b".into(),
+                    iteration: 2
+                },
+                Event::TextDelta {
+                    delta: "Hi".into(),
+                    iteration: 2
+                },
+                Event::Activity {
+                    activity: ActivityKind::RunningCommand,
+                    tool_call_id: Some("c1".into())
+                },
+            ]
+        );
+        let (turn, usage) = builder.finish();
+        assert_eq!(turn.text, "Hi");
+        assert_eq!(turn.reasoning, "ab");
+        assert_eq!(turn.tool_calls.len(), 2);
+        assert_eq!(turn.tool_calls[0].arguments, "{\"command\":\"ls\"}");
+        assert_eq!(usage.input_tokens, 5);
+    }
+
+    #[test]
+    fn restart_forgets_the_failed_attempt() {
+        let mut builder = TurnBuilder::new(1);
+        builder.accept(StreamItem::Text("partial".into()));
+        builder.restart();
+        builder.accept(StreamItem::Text("whole".into()));
+        assert_eq!(builder.finish().0.text, "whole");
+    }
+}

@@ -1,0 +1,398 @@
+//! `exec`: a bash command in the work dir, its output streamed as
+//! `exec-log` while it runs, killed with its whole process group on timeout
+//! or cancel.
+
+use std::ffi::OsString;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+use super::{ToolContext, ToolOutput, elapsed_ms};
+use crate::protocol::events::{Event, OutputStream};
+
+pub const DESCRIPTION: &str = "Run a bash command in the work dir. Returns its output and exit code. Use timeout_ms for long commands.";
+
+/// Used when the model gives no `timeout_ms`.
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+/// A larger `timeout_ms` is lowered to this.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
+/// After the command exits, how long its pipes are still read: a background
+/// process it started may hold them open forever.
+pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
+/// Output kept for the model: head and tail of this many bytes each.
+pub const KEEP_BYTES: usize = 512 * 1024;
+/// `exec-log` stops after this many bytes per call (the rest still reaches
+/// the model's head and tail), so stdout is never flooded.
+pub const MAX_STREAMED_BYTES: usize = 1024 * 1024;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExecArgs {
+    pub command: String,
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+pub fn schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "command": {"type": "string", "description": "The bash command line"},
+            "timeout_ms": {"type": "integer", "minimum": 1, "description": "Kill the command after this many milliseconds (default 120000, at most 600000)"}
+        },
+        "required": ["command"],
+        "additionalProperties": false
+    })
+}
+
+#[derive(Debug, Clone)]
+pub struct ExecSettings {
+    pub default_timeout: Duration,
+    pub max_timeout: Duration,
+    pub drain_timeout: Duration,
+    /// The whole environment of the child, secrets already removed.
+    pub env: Vec<(OsString, OsString)>,
+}
+
+impl ExecSettings {
+    /// The agent's own environment minus every variable named in
+    /// `secret_names`.
+    pub fn scrubbed_env(secret_names: &[String]) -> Vec<(OsString, OsString)> {
+        std::env::vars_os()
+            .filter(|(name, _)| {
+                !secret_names
+                    .iter()
+                    .any(|secret| name.to_str() == Some(secret.as_str()))
+            })
+            .collect()
+    }
+}
+
+enum Ended {
+    Exited(ExitStatus),
+    TimedOut,
+    Cancelled,
+}
+
+pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput {
+    if args.command.trim().is_empty() {
+        return ToolOutput::fail("command is empty");
+    }
+    let settings = &ctx.exec;
+    let timeout = args
+        .timeout_ms
+        .map(Duration::from_millis)
+        .unwrap_or(settings.default_timeout)
+        .min(settings.max_timeout);
+    let mut command = tokio::process::Command::new("bash");
+    command
+        .arg("-c")
+        .arg(&args.command)
+        .current_dir(&ctx.work_dir)
+        .env_clear()
+        .envs(settings.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let start = Instant::now();
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(err) => return ToolOutput::fail(format!("cannot start bash: {err}")),
+    };
+    let group = child
+        .id()
+        .and_then(|id| rustix::process::Pid::from_raw(id as i32));
+    let mut stdout = child.stdout.take();
+    let mut stderr = child.stderr.take();
+    let mut kept = HeadTail::new(KEEP_BYTES);
+    let mut streams = [
+        StreamState::new(OutputStream::Stdout),
+        StreamState::new(OutputStream::Stderr),
+    ];
+    let mut streamed = 0usize;
+    let mut out_buf = vec![0u8; 8192];
+    let mut err_buf = vec![0u8; 8192];
+    let deadline = tokio::time::sleep(timeout);
+    tokio::pin!(deadline);
+    let mut ended: Option<Ended> = None;
+    let mut exit: Option<ExitStatus> = None;
+    let mut drain_until: Option<tokio::time::Instant> = None;
+    let mut abandoned_pipes = false;
+
+    loop {
+        if stdout.is_none() && stderr.is_none() && exit.is_some() {
+            break;
+        }
+        tokio::select! {
+            read = read_some(&mut stdout, &mut out_buf), if stdout.is_some() => match read {
+                Some(n) => {
+                    kept.push(&out_buf[..n]);
+                    streams[0].emit(ctx, call_id, &out_buf[..n], &mut streamed);
+                }
+                None => stdout = None,
+            },
+            read = read_some(&mut stderr, &mut err_buf), if stderr.is_some() => match read {
+                Some(n) => {
+                    kept.push(&err_buf[..n]);
+                    streams[1].emit(ctx, call_id, &err_buf[..n], &mut streamed);
+                }
+                None => stderr = None,
+            },
+            status = child.wait(), if exit.is_none() => {
+                match status {
+                    Ok(status) => exit = Some(status),
+                    Err(err) => return ToolOutput::fail(format!("lost track of the command: {err}")),
+                }
+                drain_until = Some(tokio::time::Instant::now() + settings.drain_timeout);
+            }
+            () = &mut deadline, if ended.is_none() && exit.is_none() => {
+                ended = Some(Ended::TimedOut);
+                kill_group(group);
+            }
+            () = ctx.cancel.cancelled(), if ended.is_none() && exit.is_none() => {
+                ended = Some(Ended::Cancelled);
+                kill_group(group);
+            }
+            () = sleep_until(drain_until), if drain_until.is_some() => {
+                abandoned_pipes = true;
+                break;
+            }
+        }
+    }
+    for stream in &mut streams {
+        stream.flush(ctx, call_id, &mut streamed);
+    }
+    let status = exit.map(Ended::Exited);
+    let ended = match (ended, status) {
+        (Some(reason), _) => reason,
+        (None, Some(status)) => status,
+        (None, None) => Ended::Cancelled,
+    };
+    let duration = elapsed_ms(start);
+    let mut output = kept.into_string();
+    if !output.is_empty() && !output.ends_with('\n') {
+        output.push('\n');
+    }
+    let (ok, footer) = match ended {
+        Ended::Exited(status) => match (status.code(), status.signal()) {
+            (Some(0), _) => (true, format!("[exit code 0, {duration} ms]")),
+            (Some(code), _) => (false, format!("[exit code {code}, {duration} ms]")),
+            (None, Some(signal)) => (false, format!("[killed by signal {signal}, {duration} ms]")),
+            (None, None) => (false, format!("[ended, {duration} ms]")),
+        },
+        Ended::TimedOut => (
+            false,
+            format!(
+                "[timed out after {} ms; the command and its children were killed]",
+                timeout.as_millis()
+            ),
+        ),
+        Ended::Cancelled => (
+            false,
+            "[cancelled; the command and its children were killed]".to_owned(),
+        ),
+    };
+    output.push_str(&footer);
+    if abandoned_pipes {
+        output.push_str(&format!(
+            "\n[a background process still holds the output open; stopped reading {} ms after the command exited]",
+            settings.drain_timeout.as_millis()
+        ));
+    }
+    ToolOutput { ok, output }
+}
+
+async fn read_some<R: AsyncRead + Unpin>(pipe: &mut Option<R>, buf: &mut [u8]) -> Option<usize> {
+    let reader = pipe.as_mut()?;
+    match reader.read(buf).await {
+        Ok(0) | Err(_) => None,
+        Ok(n) => Some(n),
+    }
+}
+
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn kill_group(group: Option<rustix::process::Pid>) {
+    if let Some(group) = group {
+        // ESRCH means it is gone already, which is what we wanted.
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
+}
+
+struct StreamState {
+    stream: OutputStream,
+    decoder: Utf8Carry,
+}
+
+impl StreamState {
+    fn new(stream: OutputStream) -> Self {
+        StreamState {
+            stream,
+            decoder: Utf8Carry::default(),
+        }
+    }
+
+    fn emit(&mut self, ctx: &ToolContext, call_id: &str, bytes: &[u8], streamed: &mut usize) {
+        let text = self.decoder.decode(bytes);
+        self.send(ctx, call_id, text, streamed);
+    }
+
+    fn flush(&mut self, ctx: &ToolContext, call_id: &str, streamed: &mut usize) {
+        let text = self.decoder.finish();
+        self.send(ctx, call_id, text, streamed);
+    }
+
+    fn send(&mut self, ctx: &ToolContext, call_id: &str, text: String, streamed: &mut usize) {
+        if text.is_empty() || *streamed >= MAX_STREAMED_BYTES {
+            return;
+        }
+        *streamed += text.len();
+        let data = if *streamed >= MAX_STREAMED_BYTES {
+            format!("{text}\n[... live output stops here; the tool result has the end]\n")
+        } else {
+            text
+        };
+        ctx.events.emit(Event::ExecLog {
+            id: call_id.to_owned(),
+            stream: self.stream,
+            data,
+        });
+    }
+}
+
+/// Decodes a byte stream as UTF-8 across read boundaries: a character split
+/// between two reads comes out whole; invalid bytes become U+FFFD.
+#[derive(Default)]
+pub struct Utf8Carry {
+    pending: Vec<u8>,
+}
+
+impl Utf8Carry {
+    pub fn decode(&mut self, bytes: &[u8]) -> String {
+        self.pending.extend_from_slice(bytes);
+        let mut out = String::new();
+        let mut start = 0;
+        loop {
+            match std::str::from_utf8(&self.pending[start..]) {
+                Ok(text) => {
+                    out.push_str(text);
+                    start = self.pending.len();
+                    break;
+                }
+                Err(err) => {
+                    let valid = start + err.valid_up_to();
+                    out.push_str(std::str::from_utf8(&self.pending[start..valid]).unwrap_or(""));
+                    match err.error_len() {
+                        Some(bad) => {
+                            out.push('\u{FFFD}');
+                            start = valid + bad;
+                        }
+                        None => {
+                            start = valid;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.pending.drain(..start);
+        out
+    }
+
+    /// What is left at the end of the stream: an incomplete character.
+    pub fn finish(&mut self) -> String {
+        let rest = std::mem::take(&mut self.pending);
+        String::from_utf8_lossy(&rest).into_owned()
+    }
+}
+
+/// Keeps the first and the last `half` bytes of a stream of any length.
+struct HeadTail {
+    half: usize,
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    dropped: usize,
+}
+
+impl HeadTail {
+    fn new(half: usize) -> Self {
+        HeadTail {
+            half,
+            head: Vec::new(),
+            tail: Vec::new(),
+            dropped: 0,
+        }
+    }
+
+    fn push(&mut self, mut bytes: &[u8]) {
+        if self.head.len() < self.half {
+            let take = (self.half - self.head.len()).min(bytes.len());
+            self.head.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+        }
+        self.tail.extend_from_slice(bytes);
+        if self.tail.len() > 2 * self.half {
+            let excess = self.tail.len() - self.half;
+            self.tail.drain(..excess);
+            self.dropped += excess;
+        }
+    }
+
+    fn into_string(mut self) -> String {
+        if self.tail.len() > self.half {
+            let excess = self.tail.len() - self.half;
+            self.tail.drain(..excess);
+            self.dropped += excess;
+        }
+        let mut text = String::from_utf8_lossy(&self.head).into_owned();
+        if self.dropped > 0 {
+            text.push_str(&format!(
+                "\n[... {} bytes of output left out ...]\n",
+                self.dropped
+            ));
+        }
+        text.push_str(&String::from_utf8_lossy(&self.tail));
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_split_across_reads_comes_out_whole() {
+        let mut carry = Utf8Carry::default();
+        let bytes = "aé€😀".as_bytes();
+        let mut out = String::new();
+        for byte in bytes {
+            out.push_str(&carry.decode(&[*byte]));
+        }
+        out.push_str(&carry.finish());
+        assert_eq!(out, "aé€😀");
+        assert_eq!(carry.decode(b"x\xffy"), "x\u{FFFD}y");
+    }
+
+    #[test]
+    fn head_tail_keeps_both_ends() {
+        let mut kept = HeadTail::new(4);
+        for chunk in [b"abc".as_slice(), b"defgh", b"ijklmnop", b"qrstuvwxyz"] {
+            kept.push(chunk);
+        }
+        assert_eq!(
+            kept.into_string(),
+            "abcd\n[... 18 bytes of output left out ...]\nwxyz"
+        );
+    }
+}
