@@ -84,10 +84,23 @@ const RULES: &[(&str, &str, Option<usize>)] = &[
     ),
 ];
 
+/// A key that announces a secret value after it (`password = `,
+/// `Bearer `), at the very end of a text: the value may be in the next chunk.
+const TRAILING_KEY: &str = r#"(?i)(?:password|passwd|pwd|secret|secret_key|api[_\-]?key|apikey|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?key|aws_?secret_?access_?key|accountkey|bearer)["']?\s*[:=]?\s*["']?$"#;
+
+/// A streamed run without white space longer than this is let through
+/// (all but its last [`HOLD_TAIL`] bytes): no token is that long, and a
+/// minified file must not be held back whole.
+pub const MAX_HELD_WORD: usize = 4 * 1024;
+pub const HOLD_TAIL: usize = 512;
+/// An unterminated private key block is held up to this size.
+pub const MAX_HELD_KEY_BLOCK: usize = 64 * 1024;
+
 /// Masks secrets in strings.
 pub struct Redactor {
     rules: Vec<Rule>,
     exact: Vec<String>,
+    trailing_key: Option<Regex>,
 }
 
 impl Redactor {
@@ -114,7 +127,48 @@ impl Redactor {
         // Longest first, so a secret that contains another is masked whole.
         exact.sort_by_key(|value| std::cmp::Reverse(value.len()));
         exact.dedup();
-        Redactor { rules, exact }
+        Redactor {
+            rules,
+            exact,
+            trailing_key: Regex::new(TRAILING_KEY).ok(),
+        }
+    }
+
+    /// For text that arrives in pieces (streamed deltas, command output):
+    /// how much of `pending` can be redacted and written now. The rest may
+    /// be the start of a secret whose end is still to come, so it is held
+    /// back: the last word, a `password = ` waiting for its value, an open
+    /// private key block.
+    pub fn safe_cut(&self, pending: &str) -> usize {
+        if let Some(begin) = pending.rfind("-----BEGIN")
+            && !pending[begin..].contains("-----END")
+        {
+            return if pending.len() - begin > MAX_HELD_KEY_BLOCK {
+                pending.len()
+            } else {
+                begin
+            };
+        }
+        let mut cut = pending
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+            .map(|(index, c)| index + c.len_utf8())
+            .unwrap_or(0);
+        if let Some(found) = self
+            .trailing_key
+            .as_ref()
+            .and_then(|regex| regex.find(&pending[..cut]))
+        {
+            cut = found.start();
+        }
+        if pending.len() - cut > MAX_HELD_WORD {
+            cut = pending.len() - HOLD_TAIL;
+            while !pending.is_char_boundary(cut) {
+                cut -= 1;
+            }
+        }
+        cut
     }
 
     /// Returns the text with every secret replaced by `[REDACTED:rule]`.
@@ -266,6 +320,25 @@ mod tests {
         let r = redactor();
         let text = "fn main() { let password_len = 3; println!(\"sk-\"); }";
         assert_eq!(r.redact(text), text);
+    }
+
+    #[test]
+    fn safe_cut_holds_what_may_continue_a_secret() {
+        let r = redactor();
+        assert_eq!(r.safe_cut("hello wor"), "hello ".len());
+        assert_eq!(r.safe_cut("the token is proxy-tok"), "the token is ".len());
+        assert_eq!(r.safe_cut("set password = "), "set ".len());
+        assert_eq!(
+            r.safe_cut("Authorization: Bearer "),
+            "Authorization: ".len()
+        );
+        assert_eq!(r.safe_cut("done.\n"), "done.\n".len());
+        let key = "x\n-----BEGIN RSA PRIVATE KEY-----\nMIIE\nabc\n";
+        assert_eq!(r.safe_cut(key), 2);
+        let closed = "-----BEGIN RSA PRIVATE KEY-----\nab\n-----END RSA PRIVATE KEY-----\n";
+        assert_eq!(r.safe_cut(closed), closed.len());
+        let blob = "y".repeat(MAX_HELD_WORD + 10);
+        assert_eq!(r.safe_cut(&blob), blob.len() - HOLD_TAIL);
     }
 
     #[test]

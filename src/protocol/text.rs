@@ -1,7 +1,7 @@
 //! A readable rendering of the event stream for a person at a terminal
 //! (`--format text`). Same events, same order; only the look differs.
 
-use super::events::{Event, OutputStream};
+use super::events::{Event, MessageSource, OutputStream};
 
 /// Remembers whether streamed text left the cursor mid-line, so the next
 /// non-text event starts on a fresh line.
@@ -102,10 +102,7 @@ fn describe(event: &Event) -> Option<String> {
             diff,
             ..
         } => {
-            let op = serde_json::to_value(op)
-                .ok()
-                .and_then(|value| value.as_str().map(str::to_owned))
-                .unwrap_or_default();
+            let op = wire_name(op);
             let mut out = format!("   {op} {path} ({bytes} bytes)");
             for line in diff.lines().take(40) {
                 out.push_str("\n   ");
@@ -136,10 +133,7 @@ fn describe(event: &Event) -> Option<String> {
         Event::TodosUpdate { todos } => {
             let mut out = "   todos:".to_owned();
             for todo in todos {
-                let status = serde_json::to_value(todo.status)
-                    .ok()
-                    .and_then(|value| value.as_str().map(str::to_owned))
-                    .unwrap_or_default();
+                let status = wire_name(&todo.status);
                 out.push_str(&format!("\n     [{status}] {}", todo.content));
             }
             out
@@ -155,7 +149,7 @@ fn describe(event: &Event) -> Option<String> {
             action,
             reason,
         } => {
-            let mut out = format!("?? waiting for a person ({kind:?}, id {id})");
+            let mut out = format!("?? waiting for a person ({}, id {id})", wire_name(kind));
             for (label, value) in [
                 ("question", question.clone()),
                 ("options", options.as_ref().map(|o| o.join(" / "))),
@@ -172,14 +166,21 @@ fn describe(event: &Event) -> Option<String> {
             out
         }
         Event::HitlResolved { id, decision, by } => {
-            format!("   answered {id}: {decision} (by {by:?})")
+            format!("   answered {id}: {decision} (by {})", wire_name(by))
         }
         Event::PlanConfirmed { plan } => format!("== plan confirmed\n{plan}"),
         Event::ModeChanged { from, to } => {
             format!("== mode {} -> {}", from.as_str(), to.as_str())
         }
         Event::UserMessage { text, source } => {
-            format!("== user ({source:?}): {}", one_line(text, 400))
+            format!(
+                "== user ({}): {}",
+                match source {
+                    MessageSource::Prompt => "prompt",
+                    MessageSource::Inject => "inject",
+                },
+                one_line(text, 400)
+            )
         }
         Event::UsageUpdate {
             input_tokens,
@@ -241,6 +242,14 @@ fn describe(event: &Event) -> Option<String> {
         }
     };
     Some(line)
+}
+
+/// The wire spelling of a unit enum value (`in_progress`, `ask-user`).
+fn wire_name<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 fn one_line(text: &str, max_chars: usize) -> String {

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use serde_json::{Map, Value};
 
-use super::events::Event;
+use super::events::{Event, OutputStream};
 use super::redact::Redactor;
 use super::text::TextRenderer;
 
@@ -31,6 +31,78 @@ struct Inner {
     text: TextRenderer,
     next_seq: u64,
     reader_gone: bool,
+    /// Set by `session-end`: it is the last line, whatever arrives later.
+    ended: bool,
+    /// Streamed text not written yet because it may be the start of a
+    /// secret that the next piece completes (see [`Redactor::safe_cut`]).
+    held: Vec<(StreamKey, String)>,
+}
+
+/// One streamed text: its pieces are redacted as a whole.
+#[derive(Debug, Clone, PartialEq)]
+enum StreamKey {
+    Text { iteration: u32 },
+    Reasoning { iteration: u32 },
+    Exec { id: String, stream: OutputStream },
+    File { id: String, path: String },
+}
+
+impl StreamKey {
+    /// The stream and text of a streaming event; `None` for other events.
+    fn of(event: &Event) -> Option<(StreamKey, &str)> {
+        match event {
+            Event::TextDelta { delta, iteration } => Some((
+                StreamKey::Text {
+                    iteration: *iteration,
+                },
+                delta,
+            )),
+            Event::ReasoningDelta { delta, iteration } => Some((
+                StreamKey::Reasoning {
+                    iteration: *iteration,
+                },
+                delta,
+            )),
+            Event::ExecLog { id, stream, data } => Some((
+                StreamKey::Exec {
+                    id: id.clone(),
+                    stream: *stream,
+                },
+                data,
+            )),
+            Event::FileDelta { id, path, delta } => Some((
+                StreamKey::File {
+                    id: id.clone(),
+                    path: path.clone(),
+                },
+                delta,
+            )),
+            _ => None,
+        }
+    }
+
+    fn event(&self, text: String) -> Event {
+        match self.clone() {
+            StreamKey::Text { iteration } => Event::TextDelta {
+                delta: text,
+                iteration,
+            },
+            StreamKey::Reasoning { iteration } => Event::ReasoningDelta {
+                delta: text,
+                iteration,
+            },
+            StreamKey::Exec { id, stream } => Event::ExecLog {
+                id,
+                stream,
+                data: text,
+            },
+            StreamKey::File { id, path } => Event::FileDelta {
+                id,
+                path,
+                delta: text,
+            },
+        }
+    }
 }
 
 impl EventWriter {
@@ -48,6 +120,8 @@ impl EventWriter {
                 text: TextRenderer::default(),
                 next_seq: first_seq,
                 reader_gone: false,
+                ended: false,
+                held: Vec::new(),
             }),
             redactor,
         }
@@ -57,7 +131,15 @@ impl EventWriter {
         Self::new(Box::new(io::stdout()), format, redactor, 1)
     }
 
-    /// Stamps, redacts, writes and flushes one event. Returns its `_seq`.
+    /// Stamps, redacts, writes and flushes one event. Returns the `_seq`
+    /// of the last line written.
+    ///
+    /// Streamed text (`text-delta`, `reasoning-delta`, `exec-log`,
+    /// `file-delta`) may be held back for a moment so that a secret split
+    /// over two pieces is still masked; held text is written before the next
+    /// event of another kind (asynchronous command acks aside). After
+    /// `session-end` nothing more is written (a late command ack must not
+    /// follow the last line).
     pub fn emit(&self, event: Event) -> u64 {
         let mut inner = match self.inner.lock() {
             Ok(guard) => guard,
@@ -65,19 +147,56 @@ impl EventWriter {
             // stream must go on, so take the guard back.
             Err(poisoned) => poisoned.into_inner(),
         };
+        if inner.ended {
+            return inner.next_seq - 1;
+        }
+        match StreamKey::of(&event) {
+            Some((key, text)) => {
+                let position = match inner.held.iter().position(|(held, _)| *held == key) {
+                    Some(position) => position,
+                    None => {
+                        inner.held.push((key, String::new()));
+                        inner.held.len() - 1
+                    }
+                };
+                let pending = &mut inner.held[position].1;
+                pending.push_str(text);
+                let cut = self.redactor.safe_cut(pending);
+                if cut > 0 {
+                    let rest = pending.split_off(cut);
+                    let ready = std::mem::replace(pending, rest);
+                    let event = inner.held[position].0.event(ready);
+                    self.write_event(&mut inner, &event);
+                }
+            }
+            None => {
+                if !matches!(event, Event::CommandAck { .. }) {
+                    for (key, text) in std::mem::take(&mut inner.held) {
+                        if !text.is_empty() {
+                            self.write_event(&mut inner, &key.event(text));
+                        }
+                    }
+                }
+                inner.ended = matches!(event, Event::SessionEnd { .. });
+                self.write_event(&mut inner, &event);
+            }
+        }
+        inner.next_seq - 1
+    }
+
+    fn write_event(&self, inner: &mut Inner, event: &Event) {
         let seq = inner.next_seq;
         inner.next_seq += 1;
         let line = match inner.format {
-            OutputFormat::Json => Some(self.json_line(&event, seq)),
+            OutputFormat::Json => Some(self.json_line(event, seq)),
             OutputFormat::Text => {
-                let redacted = self.redacted_event(&event);
+                let redacted = self.redacted_event(event);
                 inner.text.render(&redacted)
             }
         };
         if let Some(line) = line {
             inner.write(line.as_bytes());
         }
-        seq
     }
 
     /// The `_seq` the next event will get.
@@ -142,7 +261,7 @@ pub fn stamp(event: &Event, seq: u64, ts: &str) -> Value {
     };
     let mut stamped = Map::with_capacity(body.len() + 2);
     let mut body = body;
-    if let Some(kind) = body.remove("type") {
+    if let Some(kind) = body.shift_remove("type") {
         stamped.insert("type".into(), kind);
     }
     stamped.insert("_seq".into(), Value::from(seq));
@@ -195,7 +314,7 @@ mod tests {
             7,
         );
         writer.emit(Event::TextDelta {
-            delta: "the token is tok-secret-value".into(),
+            delta: "the token is tok-secret-value\n".into(),
             iteration: 1,
         });
         writer.emit(Event::warning("x", "y"));
@@ -206,7 +325,7 @@ mod tests {
             .collect();
         assert_eq!(lines[0]["_seq"], 7);
         assert_eq!(lines[1]["_seq"], 8);
-        assert_eq!(lines[0]["delta"], "the token is [REDACTED:secret-value]");
+        assert_eq!(lines[0]["delta"], "the token is [REDACTED:secret-value]\n");
         assert!(text.starts_with("{\"type\":\"text-delta\",\"_seq\":7,\"ts\":\""));
         let ts = lines[0]["ts"].as_str().unwrap();
         assert!(chrono::DateTime::parse_from_rfc3339(ts).is_ok());
@@ -214,9 +333,47 @@ mod tests {
     }
 
     #[test]
+    fn a_secret_split_over_deltas_is_still_masked() {
+        let sink = Shared::default();
+        let writer = EventWriter::new(
+            Box::new(sink.clone()),
+            OutputFormat::Json,
+            Redactor::new(["tok-secret-value".to_owned()]),
+            1,
+        );
+        for piece in ["The token is tok-se", "cret-va", "lue and more", " text"] {
+            writer.emit(Event::TextDelta {
+                delta: piece.into(),
+                iteration: 1,
+            });
+        }
+        writer.emit(Event::warning("done", "x"));
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let deltas: String = text
+            .lines()
+            .map(|line| serde_json::from_str::<Value>(line).unwrap())
+            .filter(|event| event["type"] == "text-delta")
+            .map(|event| event["delta"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(deltas, "The token is [REDACTED:secret-value] and more text");
+        assert!(!text.contains("tok-se"));
+        // _seq stays gapless although some pieces wrote nothing.
+        let seqs: Vec<u64> = text
+            .lines()
+            .map(|line| {
+                serde_json::from_str::<Value>(line).unwrap()["_seq"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(seqs, (1..=seqs.len() as u64).collect::<Vec<_>>());
+    }
+
+    #[test]
     fn broken_pipe_is_not_a_crash() {
         let writer = EventWriter::new(Box::new(Broken), OutputFormat::Json, Redactor::new([]), 1);
         assert_eq!(writer.emit(Event::warning("a", "b")), 1);
         assert_eq!(writer.emit(Event::warning("a", "b")), 2);
+        assert_eq!(writer.next_seq(), 3);
     }
 }

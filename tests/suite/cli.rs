@@ -1,0 +1,147 @@
+//! Flags: help, version, and usage errors (exit 2, nothing on stdout).
+
+use super::TestEnv;
+
+fn usage_error(args: &[&str]) -> String {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let output = env
+        .command(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{args:?}");
+    assert!(
+        output.stdout.is_empty(),
+        "stdout must stay empty on a usage error"
+    );
+    String::from_utf8(output.stderr).unwrap()
+}
+
+#[test]
+fn help_explains_the_flags() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_agent"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let help = String::from_utf8(output.stdout).unwrap();
+    for flag in [
+        "--prompt",
+        "--model",
+        "--mode",
+        "--session-id",
+        "--work-dir",
+        "--hitl-dir",
+        "--blocked-tools",
+        "--max-iterations",
+        "--previous-summary",
+        "--restore-checkpoint",
+        "--image",
+        "--format",
+        "--script",
+        "AGENT_API_URL",
+    ] {
+        assert!(help.contains(flag), "--help lacks {flag}");
+    }
+}
+
+#[test]
+fn version_names_the_build() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_agent"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!("agent {}+", env!("CARGO_PKG_VERSION"))),
+        "{text}"
+    );
+    assert_eq!(text.split_whitespace().nth(1), Some(agent::VERSION));
+}
+
+#[test]
+fn session_start_carries_the_same_version() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(serde_json::json!({"turns": [{"text": "hi"}]}));
+    let run = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "my-session.1",
+    ]);
+    assert_eq!(run.one("session-start")["version"], agent::VERSION);
+    assert_eq!(run.one("session-start")["session_id"], "my-session.1");
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_clear_message() {
+    assert!(usage_error(&[]).contains("--prompt"));
+    assert!(usage_error(&["--prompt", "x", "--frobnicate"]).contains("--frobnicate"));
+    assert!(usage_error(&["--prompt", "x", "--mode", "plan"]).contains("not supported"));
+    assert!(usage_error(&["--prompt", "x", "--hitl-dir", "/tmp"]).contains("--hitl-dir"));
+    assert!(
+        usage_error(&["--prompt", "x", "--restore-checkpoint", "/tmp/x"])
+            .contains("--restore-checkpoint")
+    );
+    assert!(usage_error(&["--prompt", "x", "--image", "a.png"]).contains("--image"));
+    assert!(
+        usage_error(&["--prompt", "x", "--blocked-tools", "exec,teleport"]).contains("teleport")
+    );
+    assert!(usage_error(&["--prompt", "x", "--max-iterations", "0"]).contains("at least 1"));
+    assert!(usage_error(&["--prompt", "x", "--session-id", "../../etc"]).contains("--session-id"));
+    assert!(
+        usage_error(&["--prompt", "x", "--script", "/nonexistent/script.json"])
+            .contains("cannot read the script")
+    );
+    assert!(usage_error(&["--prompt", "x", "--max-iterations", "many"]).contains("many"));
+}
+
+#[test]
+fn missing_model_server_is_a_usage_error() {
+    let env = TestEnv::new("");
+    let output = env
+        .command(&["--prompt", "x"])
+        .env_remove("AGENT_API_URL")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("AGENT_API_URL"));
+}
+
+#[test]
+fn strayl_variables_are_fallbacks() {
+    use super::mock::{MockServer, Reply, openai};
+    let server = MockServer::start(vec![Reply::stream(openai::text_turn("ok"))]);
+    let env = TestEnv::for_server(&server);
+    let output = env
+        .command(&["--prompt", "x"])
+        .env_remove("AGENT_API_URL")
+        .env_remove("AGENT_API_KEY")
+        .env("STRAYL_API_URL", &server.url)
+        .env("STRAYL_SESSION_TOKEN", "strayl-fallback-token-123")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        server.requests()[0].header("authorization"),
+        Some("Bearer strayl-fallback-token-123")
+    );
+}
+
+#[test]
+fn bad_config_file_is_a_usage_error() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    std::fs::write(&env.config, "[retry]\nmax_attempts = \"lots\"\n").unwrap();
+    let output = env
+        .command(&["--prompt", "x"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("max_attempts"));
+}

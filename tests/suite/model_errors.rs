@@ -1,0 +1,229 @@
+//! Model failures: what is retried (visibly), what ends the session.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::mock::{MockServer, Reply, openai};
+use super::{TestEnv, messages};
+
+fn retry_errors(run: &super::Finished) -> Vec<&serde_json::Value> {
+    run.of_type("error")
+        .into_iter()
+        .filter(|e| e["fatal"] == false)
+        .collect()
+}
+
+#[test]
+fn server_error_is_retried_with_a_visible_event() {
+    let server = MockServer::start(vec![
+        Reply::status(500, r#"{"error":{"message":"upstream exploded"}}"#),
+        Reply::stream(openai::text_turn("recovered")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "hi"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let errors = retry_errors(&run);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0]["code"], "model-server-error");
+    assert_eq!(errors[0]["attempt"], 1);
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("upstream exploded")
+    );
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[test]
+fn rate_limit_waits_for_retry_after() {
+    let server = MockServer::start(vec![
+        Reply::Status {
+            status: 429,
+            headers: vec![("Retry-After".into(), "1".into())],
+            body: r#"{"error":{"message":"slow down"}}"#.into(),
+        },
+        Reply::stream(openai::text_turn("ok")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    let started = Instant::now();
+    let run = env.run(&["--prompt", "hi"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // The config's backoff is 10-50 ms; only Retry-After explains a second.
+    assert!(started.elapsed() >= Duration::from_millis(1000));
+    let errors = retry_errors(&run);
+    assert_eq!(errors[0]["code"], "model-rate-limited");
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("retrying in 1.0 s"),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn stream_cut_midway_is_retried_without_double_counting_text() {
+    let full = openai::text_turn("first words and more words");
+    let cut_at = full[..3].concat().len() + 10; // inside the fourth event
+    let server = MockServer::start(vec![
+        Reply::Cut {
+            events: full.clone(),
+            keep: cut_at,
+        },
+        Reply::stream(openai::tool_turn(&[(
+            "c1",
+            "exec",
+            json!({"command": "true"}),
+        )])),
+        Reply::stream(openai::text_turn("bye")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "hi"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let errors = retry_errors(&run);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0]["code"], "model-stream-cut");
+    // The partial text was streamed live, but the conversation holds only
+    // the turn that completed.
+    let second_request = messages(&server.requests()[2]);
+    let assistant: Vec<_> = second_request
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .collect();
+    assert_eq!(assistant.len(), 1);
+    assert_eq!(assistant[0]["content"], serde_json::Value::Null);
+    assert!(
+        !second_request
+            .to_vec()
+            .iter()
+            .any(|m| m.to_string().contains("first words"))
+    );
+}
+
+#[test]
+fn malformed_stream_is_retried() {
+    let server = MockServer::start(vec![
+        Reply::stream(vec![
+            openai::role(),
+            "data: {\"choices\": [oops\n\n".into(),
+            openai::done(),
+        ]),
+        Reply::stream(openai::text_turn("fine")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "hi"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(retry_errors(&run)[0]["code"], "model-stream-malformed");
+}
+
+#[test]
+fn silent_stream_hits_the_idle_timeout_and_is_retried() {
+    let server = MockServer::start(vec![
+        Reply::Stall {
+            events: vec![openai::role(), openai::text("wait")],
+        },
+        Reply::stream(openai::text_turn("awake")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "hi"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(retry_errors(&run)[0]["code"], "model-idle-timeout");
+}
+
+#[test]
+fn persistent_failure_ends_with_error_after_the_attempts() {
+    let server = MockServer::start(vec![
+        Reply::status(503, "overloaded"),
+        Reply::status(503, "overloaded"),
+        Reply::status(503, "still overloaded"),
+    ]);
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "hi"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(run.exit_reason(), "error");
+    assert_eq!(retry_errors(&run).len(), 2);
+    let fatal: Vec<_> = run
+        .of_type("error")
+        .into_iter()
+        .filter(|e| e["fatal"] == true)
+        .collect();
+    assert_eq!(fatal.len(), 1);
+    assert!(
+        fatal[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("still overloaded")
+    );
+    assert_eq!(server.requests().len(), 3);
+}
+
+#[test]
+fn dead_server_ends_in_error_with_exit_1() {
+    // Bind and drop to get a port nobody listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let env = TestEnv::new(&format!("http://127.0.0.1:{port}/v1"));
+    let run = env.run(&["--prompt", "hi"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(run.exit_reason(), "error");
+    let fatal = run
+        .of_type("error")
+        .into_iter()
+        .find(|e| e["fatal"] == true)
+        .unwrap()
+        .clone();
+    assert_eq!(fatal["code"], "model-unreachable");
+    assert!(
+        fatal["message"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("connect"),
+        "{fatal}"
+    );
+}
+
+#[test]
+fn unauthorized_is_not_retried_and_quotes_the_provider() {
+    let server = MockServer::start(vec![Reply::status(
+        401,
+        r#"{"error":{"message":"Invalid session token","type":"invalid_request_error"}}"#,
+    )]);
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "hi"]);
+    assert_eq!(run.code, Some(1));
+    assert!(retry_errors(&run).is_empty());
+    let fatal = run.one("error");
+    assert_eq!(fatal["code"], "model-auth");
+    assert!(
+        fatal["message"]
+            .as_str()
+            .unwrap()
+            .contains("Invalid session token")
+    );
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn context_too_long_is_not_retried() {
+    let server = MockServer::start(vec![Reply::status(
+        400,
+        r#"{"error":{"message":"This model's maximum context length is 8192 tokens","code":"context_length_exceeded"}}"#,
+    )]);
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "hi"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(run.one("error")["code"], "context-too-long");
+    assert!(
+        run.one("error")["message"]
+            .as_str()
+            .unwrap()
+            .contains("8192")
+    );
+    assert_eq!(server.requests().len(), 1);
+}

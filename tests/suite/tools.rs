@@ -1,0 +1,259 @@
+//! Tool behaviour seen from outside: confinement, blocking, bad arguments,
+//! edits, output caps.
+
+use serde_json::{Value, json};
+
+use super::mock::{MockServer, Reply, openai};
+use super::{TestEnv, read};
+
+fn run_script(env: &TestEnv, calls: Value, extra: &[&str]) -> super::Finished {
+    let script = env.script(json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}));
+    let mut args = vec!["--script", script.to_str().unwrap(), "--prompt", "do it"];
+    args.extend_from_slice(extra);
+    env.run(&args)
+}
+
+#[test]
+fn paths_outside_the_work_dir_are_refused() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let outside = env.root.path().join("outside.txt");
+    std::fs::write(&outside, "secret outside").unwrap();
+    std::os::unix::fs::symlink(env.root.path(), env.work.join("escape")).unwrap();
+    let run = run_script(
+        &env,
+        json!([
+            {"name": "read_file", "args": {"path": "../outside.txt"}},
+            {"name": "read_file", "args": {"path": outside.to_str().unwrap()}},
+            {"name": "read_file", "args": {"path": "escape/outside.txt"}},
+            {"name": "write_file", "args": {"path": "escape/planted.txt", "content": "x"}},
+            {"name": "write_file", "args": {"path": "../../planted.txt", "content": "x"}},
+            {"name": "edit_file", "args": {"path": "escape/outside.txt", "old_string": "secret", "new_string": "public"}},
+            {"name": "list_dir", "args": {"path": "escape"}}
+        ]),
+        &[],
+    );
+    assert_eq!(run.code, Some(0));
+    let results = run.tool_results();
+    assert_eq!(results.len(), 7);
+    for result in &results {
+        assert_eq!(result["ok"], false, "{result}");
+        assert!(
+            result["output"]
+                .as_str()
+                .unwrap()
+                .contains("outside the work dir"),
+            "{result}"
+        );
+    }
+    assert!(!env.root.path().join("planted.txt").exists());
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "secret outside");
+    assert!(!run.lines.iter().any(|line| line.contains("secret outside")));
+}
+
+#[test]
+fn blocked_tools_are_not_offered_and_refused_when_called() {
+    let server = MockServer::start(vec![
+        Reply::stream(openai::tool_turn(&[(
+            "c1",
+            "exec",
+            json!({"command": "touch ran"}),
+        )])),
+        Reply::stream(openai::text_turn("ok")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "x", "--blocked-tools", "exec,web_fetch"]);
+    assert_eq!(run.code, Some(0));
+    assert_eq!(
+        run.one("session-start")["tools"],
+        json!(["read_file", "write_file", "edit_file", "list_dir"])
+    );
+    let requests = server.requests();
+    let offered: Vec<&str> = requests[0].body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert!(!offered.contains(&"exec"));
+    let result = run.one("tool-result");
+    assert_eq!(result["ok"], false);
+    assert!(result["output"].as_str().unwrap().contains("blocked"));
+    assert!(!env.work.join("ran").exists());
+}
+
+#[test]
+fn bad_arguments_and_unknown_tools_are_answers_for_the_model() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let run = run_script(
+        &env,
+        json!([
+            {"name": "read_file", "raw_args": "{\"path\": \"a.txt\""},
+            {"name": "read_file", "args": {"file": "a.txt"}},
+            {"name": "teleport", "args": {}},
+            {"name": "exec", "raw_args": "[1]"}
+        ]),
+        &[],
+    );
+    assert_eq!(run.code, Some(0));
+    let outputs: Vec<&str> = run
+        .tool_results()
+        .iter()
+        .map(|r| r["output"].as_str().unwrap())
+        .collect();
+    assert!(outputs[0].contains("not valid JSON"), "{}", outputs[0]);
+    assert!(
+        outputs[1].contains("unknown field `file`"),
+        "{}",
+        outputs[1]
+    );
+    assert!(outputs[2].contains("unknown tool"), "{}", outputs[2]);
+    assert!(
+        outputs[3].contains("must be a JSON object"),
+        "{}",
+        outputs[3]
+    );
+    assert!(run.tool_results().iter().all(|r| r["ok"] == false));
+    // A broken call still shows an args object.
+    assert_eq!(run.of_type("tool-call-start")[0]["args"], json!({}));
+}
+
+#[test]
+fn edit_file_needs_a_unique_match_unless_replace_all() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    std::fs::write(env.work.join("f.txt"), "a = 1\nb = 1\n").unwrap();
+    let run = run_script(
+        &env,
+        json!([
+            {"name": "edit_file", "args": {"path": "f.txt", "old_string": "= 1", "new_string": "= 2"}},
+            {"name": "edit_file", "args": {"path": "f.txt", "old_string": "zzz", "new_string": "y"}},
+            {"name": "edit_file", "args": {"path": "f.txt", "old_string": "b = 1", "new_string": "b = 3"}},
+            {"name": "edit_file", "args": {"path": "f.txt", "old_string": "= ", "new_string": ": ", "replace_all": true}}
+        ]),
+        &[],
+    );
+    let results = run.tool_results();
+    assert_eq!(results[0]["ok"], false);
+    assert!(
+        results[0]["output"]
+            .as_str()
+            .unwrap()
+            .contains("occurs 2 times")
+    );
+    assert_eq!(results[1]["ok"], false);
+    assert!(results[1]["output"].as_str().unwrap().contains("not found"));
+    assert_eq!(results[2]["ok"], true);
+    assert_eq!(results[3]["ok"], true);
+    assert_eq!(read(&env.work, "f.txt"), "a : 1\nb : 3\n");
+    let completes = run.of_type("file-complete");
+    assert_eq!(completes.len(), 2);
+    assert_eq!(completes[0]["op"], "update");
+    assert!(
+        completes[0]["diff"]
+            .as_str()
+            .unwrap()
+            .contains("-b = 1\n+b = 3")
+    );
+}
+
+#[test]
+fn read_file_numbers_lines_and_pages() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let body: String = (1..=30).map(|n| format!("line {n}\n")).collect();
+    std::fs::write(env.work.join("long.txt"), body).unwrap();
+    std::fs::write(env.work.join("bin.dat"), [0u8, 1, 2, 3]).unwrap();
+    let run = run_script(
+        &env,
+        json!([
+            {"name": "read_file", "args": {"path": "long.txt", "offset": 10, "limit": 2}},
+            {"name": "read_file", "args": {"path": "bin.dat"}},
+            {"name": "read_file", "args": {"path": "missing.txt"}}
+        ]),
+        &[],
+    );
+    let results = run.tool_results();
+    assert_eq!(
+        results[0]["output"],
+        "    10\tline 10\n    11\tline 11\n(lines 10-11 of 30)\n"
+    );
+    assert!(
+        results[1]["output"]
+            .as_str()
+            .unwrap()
+            .contains("binary file of 4 bytes")
+    );
+    assert_eq!(results[2]["ok"], false);
+}
+
+#[test]
+fn exec_output_is_capped_in_events_and_kept_head_and_tail_for_the_model() {
+    let server = MockServer::start(vec![
+        Reply::stream(openai::tool_turn(&[(
+            "c1",
+            "exec",
+            json!({"command": "echo FIRST; head -c 3000000 /dev/zero | tr '\\0' 'x'; echo; echo LAST; exit 3"}),
+        )])),
+        Reply::stream(openai::text_turn("ok")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "x"]);
+    assert_eq!(run.code, Some(0));
+    let result = run.one("tool-result");
+    assert_eq!(result["ok"], false);
+    assert_eq!(result["truncated"], true);
+    assert!(result["output"].as_str().unwrap().len() <= 16 * 1024);
+    let streamed: usize = run
+        .of_type("exec-log")
+        .iter()
+        .map(|e| e["data"].as_str().unwrap().len())
+        .sum();
+    assert!(streamed < 1024 * 1024 + 16 * 1024, "{streamed}");
+    assert!(run.lines.iter().all(|line| line.len() < 64 * 1024));
+    let sent = super::messages(&server.requests()[1]);
+    let content = sent[3]["content"].as_str().unwrap();
+    assert!(content.starts_with("FIRST"));
+    assert!(
+        content.contains("LAST\n[exit code 3"),
+        "{}",
+        &content[content.len() - 200..]
+    );
+    assert!(content.contains("bytes left out"));
+    assert!(content.len() <= 33 * 1024);
+}
+
+#[test]
+fn exec_times_out_and_kills_the_command() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let run = run_script(
+        &env,
+        json!([{"name": "exec", "args": {"command": "sleep 30", "timeout_ms": 300}}]),
+        &[],
+    );
+    let result = run.one("tool-result");
+    assert_eq!(result["ok"], false);
+    assert!(
+        result["output"]
+            .as_str()
+            .unwrap()
+            .contains("timed out after 300 ms")
+    );
+    assert!(result["duration_ms"].as_u64().unwrap() < 5_000);
+}
+
+#[test]
+fn exec_does_not_hang_on_a_grandchild_holding_the_pipe() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let run = run_script(
+        &env,
+        json!([{"name": "exec", "args": {"command": "setsid sleep 20 & echo parent done"}}]),
+        &[],
+    );
+    let result = run.one("tool-result");
+    assert!(result["output"].as_str().unwrap().contains("parent done"));
+    assert!(
+        result["output"]
+            .as_str()
+            .unwrap()
+            .contains("stopped reading")
+    );
+    assert!(result["duration_ms"].as_u64().unwrap() < 10_000);
+}
