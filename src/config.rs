@@ -133,6 +133,13 @@ impl Config {
             if spec.max_output_tokens == 0 || spec.context_window == 0 {
                 return Err(format!("models.{alias}: token limits must be positive"));
             }
+            if let Some(temperature) = spec.temperature
+                && !(0.0..=2.0).contains(&temperature)
+            {
+                return Err(format!(
+                    "models.{alias}.temperature must be between 0 and 2"
+                ));
+            }
         }
         for pattern in &self.secrets.env {
             globset::Glob::new(pattern)

@@ -15,7 +15,7 @@ pub enum WireFormat {
     Anthropic,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelSpec {
     pub format: WireFormat,
@@ -26,6 +26,9 @@ pub struct ModelSpec {
     pub context_window: u64,
     #[serde(default = "default_max_output_tokens")]
     pub max_output_tokens: u32,
+    /// Sampling temperature; the provider's default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
 }
 
 fn default_context_window() -> u64 {
@@ -50,6 +53,7 @@ impl Default for ModelTable {
             model: model.to_owned(),
             context_window,
             max_output_tokens,
+            temperature: None,
         };
         let entries = BTreeMap::from([
             (
@@ -94,6 +98,7 @@ impl ModelTable {
                 model: alias.to_owned(),
                 context_window: default_context_window(),
                 max_output_tokens: default_max_output_tokens(),
+                temperature: None,
             })
     }
 
@@ -117,6 +122,7 @@ mod tests {
                 model: "my-model".into(),
                 context_window: 8_192,
                 max_output_tokens: 512,
+                temperature: Some(0.0),
             },
         )]));
         assert_eq!(table.resolve("sonnet").format, WireFormat::Anthropic);

@@ -63,6 +63,9 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
     if !system.is_empty() {
         body["system"] = Value::from(system.join("\n\n"));
     }
+    if let Some(temperature) = request.temperature {
+        body["temperature"] = Value::from(temperature);
+    }
     if !request.tools.is_empty() {
         body["tools"] = request
             .tools
@@ -321,6 +324,7 @@ mod tests {
             messages: &messages,
             tools: &[],
             max_output_tokens: 64,
+            temperature: None,
         });
         assert_eq!(body["system"], "sys");
         let sent = body["messages"].as_array().unwrap();

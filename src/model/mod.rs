@@ -98,6 +98,7 @@ pub struct ModelRequest<'a> {
     pub messages: &'a [Message],
     pub tools: &'a [ToolSpec],
     pub max_output_tokens: u32,
+    pub temperature: Option<f32>,
 }
 
 /// Receives a call's stream. `restart` is called before a retry so that what

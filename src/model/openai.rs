@@ -16,6 +16,9 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
         "stream_options": {"include_usage": true},
         "max_tokens": request.max_output_tokens,
     });
+    if let Some(temperature) = request.temperature {
+        body["temperature"] = Value::from(temperature);
+    }
     if !request.tools.is_empty() {
         body["tools"] = request
             .tools
@@ -424,6 +427,7 @@ mod tests {
             messages: &messages,
             tools: &tools,
             max_output_tokens: 100,
+            temperature: None,
         });
         assert_eq!(body["stream"], true);
         assert_eq!(body["stream_options"]["include_usage"], true);

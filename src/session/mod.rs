@@ -181,6 +181,7 @@ impl Session {
             messages: &self.conversation,
             tools: &self.specs,
             max_output_tokens: self.config.model.max_output_tokens,
+            temperature: self.config.model.temperature,
         };
         self.model.complete(&request, &mut live).await?;
         let (turn, usage) = live.builder.finish();

@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod model_errors;
 mod pty;
+mod real_llm;
 mod secrets;
 mod tool_loop;
 mod tools;
@@ -190,9 +191,13 @@ impl Running {
     }
 
     /// Closes stdin, reads every remaining line and waits for the exit.
-    pub fn finish(mut self) -> Finished {
+    pub fn finish(self) -> Finished {
+        self.finish_within(WAIT)
+    }
+
+    pub fn finish_within(mut self, wait: Duration) -> Finished {
         self.close_stdin();
-        let deadline = Instant::now() + WAIT;
+        let deadline = Instant::now() + wait;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
