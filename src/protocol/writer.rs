@@ -77,7 +77,25 @@ impl StreamKey {
                 },
                 delta,
             )),
-            _ => None,
+            Event::SessionStart { .. }
+            | Event::Activity { .. }
+            | Event::ToolCallStart { .. }
+            | Event::FileComplete { .. }
+            | Event::ToolResult { .. }
+            | Event::TodosUpdate { .. }
+            | Event::HitlRequest { .. }
+            | Event::HitlResolved { .. }
+            | Event::PlanConfirmed { .. }
+            | Event::ModeChanged { .. }
+            | Event::UserMessage { .. }
+            | Event::UsageUpdate { .. }
+            | Event::CheckpointSaved { .. }
+            | Event::CheckpointRestored { .. }
+            | Event::Summarizing { .. }
+            | Event::Summarized { .. }
+            | Event::CommandAck { .. }
+            | Event::Error { .. }
+            | Event::SessionEnd { .. } => None,
         }
     }
 

@@ -5,10 +5,12 @@ pub mod control;
 mod prompt;
 pub mod turn;
 
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
+use futures_util::FutureExt;
 use serde_json::Value;
 
 use crate::model::{
@@ -96,7 +98,25 @@ impl Session {
         });
         self.add_user_message(self.config.prompt.clone(), MessageSource::Prompt);
 
-        let reason = self.iterate().await;
+        // A bug that panics mid-session still ends the stream properly:
+        // the proxy must always see `session-end`.
+        let reason = match AssertUnwindSafe(self.iterate()).catch_unwind().await {
+            Ok(reason) => reason,
+            Err(panic) => {
+                let detail = panic
+                    .downcast_ref::<&str>()
+                    .map(|text| (*text).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_owned());
+                self.events.emit(Event::Error {
+                    code: "internal".to_owned(),
+                    message: format!("internal error, the session stops: {detail}"),
+                    fatal: true,
+                    attempt: None,
+                });
+                ExitReason::Error
+            }
+        };
         self.events.emit(Event::SessionEnd {
             exit_reason: reason,
             iterations: self.iterations,
