@@ -47,6 +47,9 @@ impl Default for HttpConfig {
 pub struct ExecConfig {
     pub default_timeout_ms: u64,
     pub max_timeout_ms: u64,
+    /// Run the login profile scripts once and give commands the
+    /// environment they set up (PATH for nvm, pyenv, cargo, ...).
+    pub login_shell: bool,
 }
 
 impl Default for ExecConfig {
@@ -54,6 +57,7 @@ impl Default for ExecConfig {
         ExecConfig {
             default_timeout_ms: crate::tools::exec::DEFAULT_TIMEOUT_MS,
             max_timeout_ms: crate::tools::exec::MAX_TIMEOUT_MS,
+            login_shell: true,
         }
     }
 }

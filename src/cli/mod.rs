@@ -237,10 +237,6 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
         .filter(|(name, _)| secret_names.is_match(name))
         .map(|(_, value)| value)
         .collect();
-    let secret_var_names: Vec<String> = std::env::vars_os()
-        .filter_map(|(name, _)| name.into_string().ok())
-        .filter(|name| secret_names.is_match(name))
-        .collect();
 
     let model = match cli.script {
         Some(path) => {
@@ -272,12 +268,12 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
             )
         }
     };
-    let exec = ExecSettings {
-        default_timeout: Duration::from_millis(file_config.exec.default_timeout_ms),
-        max_timeout: Duration::from_millis(file_config.exec.max_timeout_ms),
-        drain_timeout: tools::exec::DRAIN_TIMEOUT,
-        env: ExecSettings::scrubbed_env(&secret_var_names),
-    };
+    let exec = ExecSettings::new(
+        Duration::from_millis(file_config.exec.default_timeout_ms),
+        Duration::from_millis(file_config.exec.max_timeout_ms),
+        secret_names,
+        file_config.exec.login_shell,
+    );
     Ok(Prepared {
         config: SessionConfig {
             session_id,

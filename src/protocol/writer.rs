@@ -38,6 +38,12 @@ struct Inner {
     held: Vec<(StreamKey, String)>,
 }
 
+#[derive(Clone, Copy)]
+enum Hold {
+    AsNeeded,
+    Never,
+}
+
 /// One streamed text: its pieces are redacted as a whole.
 #[derive(Debug, Clone, PartialEq)]
 enum StreamKey {
@@ -159,6 +165,18 @@ impl EventWriter {
     /// `session-end` nothing more is written (a late command ack must not
     /// follow the last line).
     pub fn emit(&self, event: Event) -> u64 {
+        self.emit_with(event, Hold::AsNeeded)
+    }
+
+    /// Like [`emit`](Self::emit), but a streaming event's text is written
+    /// now, with whatever was held for its stream: for output that paused
+    /// (a progress line with no newline yet), where showing it beats
+    /// waiting for the word to end.
+    pub fn emit_now(&self, event: Event) -> u64 {
+        self.emit_with(event, Hold::Never)
+    }
+
+    fn emit_with(&self, event: Event, hold: Hold) -> u64 {
         let mut inner = match self.inner.lock() {
             Ok(guard) => guard,
             // A panic while holding the lock leaves the counter intact; the
@@ -179,7 +197,10 @@ impl EventWriter {
                 };
                 let pending = &mut inner.held[position].1;
                 pending.push_str(text);
-                let cut = self.redactor.safe_cut(pending);
+                let cut = match hold {
+                    Hold::AsNeeded => self.redactor.safe_cut(pending),
+                    Hold::Never => pending.len(),
+                };
                 if cut > 0 {
                     let rest = pending.split_off(cut);
                     let ready = std::mem::replace(pending, rest);

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::partial_json::{PartialObject, Piece};
 use crate::model::{AssistantTurn, ModelError, StreamItem, StreamSink, ToolCall, Usage};
 use crate::protocol::events::{ActivityKind, Event};
 use crate::tools::Tool;
@@ -16,6 +17,19 @@ pub struct TurnBuilder {
     usage: Usage,
     finished: bool,
     announced_thinking: bool,
+    /// Per tool call index: the `write_file` whose content is shown live.
+    file_streams: Vec<Option<FileStream>>,
+}
+
+/// The arguments of one `write_file` as they stream: `file-delta` events
+/// carry the decoded content once the path is known.
+#[derive(Default)]
+struct FileStream {
+    object: PartialObject,
+    path: String,
+    path_complete: bool,
+    /// Content that came before the path did.
+    early_content: String,
 }
 
 impl TurnBuilder {
@@ -66,6 +80,11 @@ impl TurnBuilder {
                     });
                 }
                 let activity = Tool::from_name(&name).map(Tool::activity);
+                if self.file_streams.len() <= index {
+                    self.file_streams.resize_with(index + 1, || None);
+                }
+                self.file_streams[index] =
+                    (Tool::from_name(&name) == Some(Tool::WriteFile)).then(FileStream::default);
                 self.turn.tool_calls[index].id = id.clone();
                 self.turn.tool_calls[index].name = name;
                 activity
@@ -77,10 +96,14 @@ impl TurnBuilder {
                     .collect()
             }
             StreamItem::ToolCallArguments { index, delta } => {
-                if let Some(call) = self.turn.tool_calls.get_mut(index) {
-                    call.arguments.push_str(&delta);
+                let Some(call) = self.turn.tool_calls.get_mut(index) else {
+                    return Vec::new();
+                };
+                call.arguments.push_str(&delta);
+                match self.file_streams.get_mut(index).and_then(Option::as_mut) {
+                    Some(stream) => stream.feed(&call.id, &delta),
+                    None => Vec::new(),
                 }
-                Vec::new()
             }
             StreamItem::Usage(usage) => {
                 self.usage = usage;
@@ -105,6 +128,37 @@ impl TurnBuilder {
             .tool_calls
             .retain(|call| !call.id.is_empty() && !call.name.is_empty());
         (self.turn, self.usage)
+    }
+}
+
+impl FileStream {
+    fn feed(&mut self, id: &str, delta: &str) -> Vec<Event> {
+        let mut content = String::new();
+        for piece in self.object.feed(delta) {
+            match piece {
+                Piece::Text { key, text } if key == "path" => self.path.push_str(&text),
+                Piece::End { key } if key == "path" => {
+                    self.path_complete = true;
+                    content.insert_str(0, &std::mem::take(&mut self.early_content));
+                }
+                Piece::Text { key, text } if key == "content" => {
+                    if self.path_complete {
+                        content.push_str(&text);
+                    } else {
+                        self.early_content.push_str(&text);
+                    }
+                }
+                Piece::Text { .. } | Piece::End { .. } => {}
+            }
+        }
+        if content.is_empty() {
+            return Vec::new();
+        }
+        vec![Event::FileDelta {
+            id: id.to_owned(),
+            path: self.path.clone(),
+            delta: content,
+        }]
     }
 }
 
@@ -210,6 +264,35 @@ mod tests {
         assert_eq!(turn.tool_calls.len(), 2);
         assert_eq!(turn.tool_calls[0].arguments, "{\"command\":\"ls\"}");
         assert_eq!(usage.input_tokens, 5);
+    }
+
+    #[test]
+    fn write_file_content_streams_as_file_deltas() {
+        let mut builder = TurnBuilder::new(1);
+        let mut deltas = String::new();
+        let args = r#"{"content": "a\nb \u00e9\ud83d\ude00 \"q\"", "path": "x.txt"}"#;
+        builder.accept(StreamItem::ToolCallStarted {
+            index: 0,
+            id: "w".into(),
+            name: "write_file".into(),
+        });
+        for chunk in args.as_bytes().chunks(3) {
+            let chunk = std::str::from_utf8(chunk).unwrap();
+            for event in builder.accept(StreamItem::ToolCallArguments {
+                index: 0,
+                delta: chunk.into(),
+            }) {
+                match event {
+                    Event::FileDelta { id, path, delta } => {
+                        assert_eq!((id.as_str(), path.as_str()), ("w", "x.txt"));
+                        deltas.push_str(&delta);
+                    }
+                    other => panic!("unexpected {other:?}"),
+                }
+            }
+        }
+        assert_eq!(deltas, "a\nb é😀 \"q\"");
+        assert_eq!(builder.finish().0.tool_calls[0].arguments, args);
     }
 
     #[test]

@@ -49,27 +49,144 @@ pub fn schema() -> Value {
     })
 }
 
-#[derive(Debug, Clone)]
+/// A partial line is sent as `exec-log` after this long, or once it is
+/// this big: a progress bar must show, a byte-at-a-time writer must not
+/// make an event per byte.
+pub const LINGER: Duration = Duration::from_millis(100);
+pub const MAX_CHUNK_BYTES: usize = 8 * 1024;
+/// How long capturing the login environment may take.
+pub const LOGIN_ENV_TIMEOUT: Duration = Duration::from_secs(10);
+const ENV_MARKER: &[u8] = b"\0AGENT-LOGIN-ENV\0";
+
 pub struct ExecSettings {
     pub default_timeout: Duration,
     pub max_timeout: Duration,
     pub drain_timeout: Duration,
-    /// The whole environment of the child, secrets already removed.
-    pub env: Vec<(OsString, OsString)>,
+    /// The agent's environment, secrets already removed.
+    pub base_env: Vec<(OsString, OsString)>,
+    /// Variables never passed to a command (matched by name).
+    pub secret_names: globset::GlobSet,
+    /// Whether to run the login profile scripts (once) for the environment.
+    pub login_shell: bool,
+    login_env: tokio::sync::OnceCell<Vec<(OsString, OsString)>>,
 }
 
 impl ExecSettings {
-    /// The agent's own environment minus every variable named in
-    /// `secret_names`.
-    pub fn scrubbed_env(secret_names: &[String]) -> Vec<(OsString, OsString)> {
-        std::env::vars_os()
-            .filter(|(name, _)| {
-                !secret_names
-                    .iter()
-                    .any(|secret| name.to_str() == Some(secret.as_str()))
-            })
-            .collect()
+    pub fn new(
+        default_timeout: Duration,
+        max_timeout: Duration,
+        secret_names: globset::GlobSet,
+        login_shell: bool,
+    ) -> Self {
+        let base_env = scrub(std::env::vars_os(), &secret_names);
+        ExecSettings {
+            default_timeout,
+            max_timeout,
+            drain_timeout: DRAIN_TIMEOUT,
+            base_env,
+            secret_names,
+            login_shell,
+            login_env: tokio::sync::OnceCell::new(),
+        }
     }
+
+    /// The environment commands run with: the user's login environment
+    /// (PATH and what profile scripts set: nvm, pyenv, cargo), captured by
+    /// one login shell per session, since a login shell per command costs
+    /// a hundred milliseconds and more. Secrets are scrubbed from it too.
+    async fn environment(&self, ctx: &ToolContext) -> &[(OsString, OsString)] {
+        if !self.login_shell {
+            return &self.base_env;
+        }
+        self.login_env
+            .get_or_init(|| async {
+                match capture_login_env(&self.base_env, &ctx.work_dir).await {
+                    Ok(vars) => scrub(vars.into_iter(), &self.secret_names),
+                    Err(reason) => {
+                        ctx.events.emit(Event::warning(
+                            "login-env",
+                            format!("the login environment could not be captured ({reason}); commands run with the agent's own environment"),
+                        ));
+                        self.base_env.clone()
+                    }
+                }
+            })
+            .await
+    }
+}
+
+fn scrub(
+    vars: impl Iterator<Item = (OsString, OsString)>,
+    secret_names: &globset::GlobSet,
+) -> Vec<(OsString, OsString)> {
+    vars.filter(|(name, _)| match name.to_str() {
+        Some(name) => !secret_names.is_match(name),
+        // A name that is not UTF-8 cannot be matched; keep nothing odd.
+        None => false,
+    })
+    .collect()
+}
+
+/// Runs `bash -l` once and reads the environment its profile scripts made.
+/// The marker separates what a chatty profile prints from `env -0`.
+async fn capture_login_env(
+    base_env: &[(OsString, OsString)],
+    work_dir: &std::path::Path,
+) -> Result<Vec<(OsString, OsString)>, String> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut command = tokio::process::Command::new("bash");
+    command
+        .args(["-l", "-c", "printf '\\0AGENT-LOGIN-ENV\\0'; exec env -0"])
+        .current_dir(work_dir)
+        .env_clear()
+        .envs(base_env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .kill_on_drop(true);
+    let child = command
+        .spawn()
+        .map_err(|err| format!("cannot start bash: {err}"))?;
+    let group = child
+        .id()
+        .and_then(|id| rustix::process::Pid::from_raw(id as i32));
+    let output = match tokio::time::timeout(LOGIN_ENV_TIMEOUT, child.wait_with_output()).await {
+        Ok(Ok(output)) => output,
+        Ok(Err(err)) => return Err(err.to_string()),
+        Err(_) => {
+            kill_group(group);
+            return Err(format!(
+                "the profile scripts took more than {} s",
+                LOGIN_ENV_TIMEOUT.as_secs()
+            ));
+        }
+    };
+    let start = output
+        .stdout
+        .windows(ENV_MARKER.len())
+        .position(|window| window == ENV_MARKER)
+        .ok_or_else(|| {
+            format!(
+                "bash -l exited with {} before printing the environment",
+                output.status
+            )
+        })?;
+    let vars = output.stdout[start + ENV_MARKER.len()..]
+        .split(|byte| *byte == 0)
+        .filter_map(|entry| {
+            let at = entry.iter().position(|byte| *byte == b'=')?;
+            let name = &entry[..at];
+            // `_` is the last command bash ran, not part of the user's setup.
+            (at > 0 && name != b"_").then(|| {
+                (
+                    std::ffi::OsStr::from_bytes(name).to_owned(),
+                    std::ffi::OsStr::from_bytes(&entry[at + 1..]).to_owned(),
+                )
+            })
+        })
+        .collect();
+    Ok(vars)
 }
 
 enum Ended {
@@ -88,13 +205,14 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
         .map(Duration::from_millis)
         .unwrap_or(settings.default_timeout)
         .min(settings.max_timeout);
+    let env = settings.environment(ctx).await;
     let mut command = tokio::process::Command::new("bash");
     command
         .arg("-c")
         .arg(&args.command)
         .current_dir(&ctx.work_dir)
         .env_clear()
-        .envs(settings.env.iter().map(|(k, v)| (k, v)))
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -129,6 +247,7 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
         if stdout.is_none() && stderr.is_none() && exit.is_some() {
             break;
         }
+        let linger_until = streams.iter().filter_map(|stream| stream.due).min();
         tokio::select! {
             read = read_some(&mut stdout, &mut out_buf), if stdout.is_some() => match read {
                 Some(n) => {
@@ -163,10 +282,18 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
                 abandoned_pipes = true;
                 break;
             }
+            () = sleep_until(linger_until), if linger_until.is_some() => {
+                let now = tokio::time::Instant::now();
+                for stream in &mut streams {
+                    if stream.due.is_some_and(|due| due <= now) {
+                        stream.flush(ctx, call_id, &mut streamed, false);
+                    }
+                }
+            }
         }
     }
     for stream in &mut streams {
-        stream.flush(ctx, call_id, &mut streamed);
+        stream.flush(ctx, call_id, &mut streamed, true);
     }
     let status = exit.map(Ended::Exited);
     let ended = match (ended, status) {
@@ -230,9 +357,13 @@ fn kill_group(group: Option<rustix::process::Pid>) {
     }
 }
 
+/// One output stream of the command: decoded text waiting to be sent as
+/// whole lines, or as a partial line once it lingered or grew too big.
 struct StreamState {
     stream: OutputStream,
     decoder: Utf8Carry,
+    pending: String,
+    due: Option<tokio::time::Instant>,
 }
 
 impl StreamState {
@@ -240,22 +371,57 @@ impl StreamState {
         StreamState {
             stream,
             decoder: Utf8Carry::default(),
+            pending: String::new(),
+            due: None,
         }
     }
 
     fn emit(&mut self, ctx: &ToolContext, call_id: &str, bytes: &[u8], streamed: &mut usize) {
-        let text = self.decoder.decode(bytes);
-        self.send(ctx, call_id, text, streamed);
+        self.pending.push_str(&self.decoder.decode(bytes));
+        if self.pending.len() >= MAX_CHUNK_BYTES {
+            self.flush(ctx, call_id, streamed, false);
+            return;
+        }
+        if let Some(end) = self.pending.rfind('\n') {
+            let rest = self.pending.split_off(end + 1);
+            let lines = std::mem::replace(&mut self.pending, rest);
+            self.send(ctx, call_id, lines, streamed);
+        }
+        self.due = match (self.pending.is_empty(), self.due) {
+            (true, _) => None,
+            (false, Some(due)) => Some(due),
+            (false, None) => Some(tokio::time::Instant::now() + LINGER),
+        };
     }
 
-    fn flush(&mut self, ctx: &ToolContext, call_id: &str, streamed: &mut usize) {
-        let text = self.decoder.finish();
-        self.send(ctx, call_id, text, streamed);
+    /// Sends what is pending. At the end of the stream also the bytes of
+    /// an incomplete character; before that they wait for the rest.
+    fn flush(&mut self, ctx: &ToolContext, call_id: &str, streamed: &mut usize, at_end: bool) {
+        let mut text = std::mem::take(&mut self.pending);
+        if at_end {
+            text.push_str(&self.decoder.finish());
+        }
+        self.due = None;
+        self.send_now(ctx, call_id, text, streamed);
     }
 
     fn send(&mut self, ctx: &ToolContext, call_id: &str, text: String, streamed: &mut usize) {
+        if let Some(event) = self.event(call_id, text, streamed) {
+            ctx.events.emit(event);
+        }
+    }
+
+    /// A partial line that waited long enough: shown now, not held for
+    /// the end of its last word.
+    fn send_now(&mut self, ctx: &ToolContext, call_id: &str, text: String, streamed: &mut usize) {
+        if let Some(event) = self.event(call_id, text, streamed) {
+            ctx.events.emit_now(event);
+        }
+    }
+
+    fn event(&mut self, call_id: &str, text: String, streamed: &mut usize) -> Option<Event> {
         if text.is_empty() || *streamed >= MAX_STREAMED_BYTES {
-            return;
+            return None;
         }
         *streamed += text.len();
         let data = if *streamed >= MAX_STREAMED_BYTES {
@@ -263,11 +429,11 @@ impl StreamState {
         } else {
             text
         };
-        ctx.events.emit(Event::ExecLog {
+        Some(Event::ExecLog {
             id: call_id.to_owned(),
             stream: self.stream,
             data,
-        });
+        })
     }
 }
 

@@ -7,6 +7,7 @@ mod model_errors;
 mod pty;
 mod real_llm;
 mod secrets;
+mod streaming;
 mod tool_loop;
 mod tools;
 
