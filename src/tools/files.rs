@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::paths::{self, PathError};
 use super::truncate::floor_boundary;
-use super::{ToolContext, ToolOutput};
+use super::{ToolContext, ToolOutput, edit};
 use crate::protocol::events::{Event, FileOp};
 
 pub const READ_DESCRIPTION: &str =
@@ -17,7 +17,7 @@ pub const READ_DESCRIPTION: &str =
 pub const WRITE_DESCRIPTION: &str =
     "Create or overwrite a file with the given content. Creates parent folders.";
 pub const EDIT_DESCRIPTION: &str = "Replace old_string by new_string in a file. old_string must match exactly once unless replace_all is true.";
-pub const LIST_DESCRIPTION: &str = "List a folder of the work dir (default: its root), with sizes.";
+pub const LIST_DESCRIPTION: &str = "Show a folder of the work dir (default: its root) as a tree with file sizes, ignoring what .gitignore ignores.";
 
 /// Lines returned when the model gives no limit.
 pub const DEFAULT_READ_LINES: usize = 2_000;
@@ -27,7 +27,9 @@ pub const MAX_LINE_CHARS: usize = 2_000;
 /// Files larger than this are not read whole.
 pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
 /// Entries shown by `list_dir`.
-pub const MAX_LIST_ENTRIES: usize = 1_000;
+pub const MAX_LIST_ENTRIES: usize = 500;
+pub const DEFAULT_LIST_DEPTH: usize = 2;
+pub const MAX_LIST_DEPTH: usize = 5;
 /// `file-complete.diff` is capped here with a marker.
 pub const MAX_DIFF_BYTES: usize = 32 * 1024;
 
@@ -63,6 +65,8 @@ pub struct EditArgs {
 pub struct ListArgs {
     #[serde(default)]
     pub path: Option<String>,
+    #[serde(default)]
+    pub depth: Option<usize>,
 }
 
 pub fn read_schema() -> Value {
@@ -108,7 +112,8 @@ pub fn list_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
-            "path": {"type": "string", "description": "Folder relative to the work dir"}
+            "path": {"type": "string", "description": "Folder relative to the work dir"},
+            "depth": {"type": "integer", "minimum": 1, "maximum": 5, "description": "Levels to show (default 2)"}
         },
         "additionalProperties": false
     })
@@ -234,9 +239,6 @@ pub async fn edit(args: EditArgs, call_id: &str, ctx: &ToolContext) -> ToolOutpu
         Ok(path) => path,
         Err(fail) => return fail,
     };
-    if args.old_string.is_empty() {
-        return ToolOutput::fail("old_string is empty; to create a file use write_file");
-    }
     let bytes = match tokio::fs::read(&path).await {
         Ok(bytes) => bytes,
         Err(err) => return ToolOutput::fail(format!("cannot edit {}: {err}", args.path)),
@@ -247,29 +249,17 @@ pub async fn edit(args: EditArgs, call_id: &str, ctx: &ToolContext) -> ToolOutpu
             args.path
         ));
     };
-    let count = old.matches(args.old_string.as_str()).count();
-    let new = match (count, args.replace_all) {
-        (0, _) => {
-            return ToolOutput::fail(format!(
-                "old_string was not found in {}. Read the file again and copy the text exactly, whitespace included.",
-                args.path
-            ));
-        }
-        (1, _) | (_, true) => old.replace(args.old_string.as_str(), &args.new_string),
-        (many, false) => {
-            return ToolOutput::fail(format!(
-                "old_string occurs {many} times in {}; include more surrounding text to pick one, or set replace_all",
-                args.path
-            ));
-        }
+    let edited = match edit::apply(&old, &args.old_string, &args.new_string, args.replace_all) {
+        Ok(edited) => edited,
+        Err(err) => return ToolOutput::fail(format!("{}: {err}", args.path)),
     };
-    if let Err(err) = write_atomically(&path, new.as_bytes()) {
+    if let Err(err) = write_atomically(&path, edited.content.as_bytes()) {
         return ToolOutput::fail(format!("cannot write {}: {err}", args.path));
     }
-    report_change(ctx, call_id, &path, FileOp::Update, &old, &new);
+    report_change(ctx, call_id, &path, FileOp::Update, &old, &edited.content);
     ToolOutput::ok(format!(
-        "edited {}: {count} occurrence(s) replaced",
-        args.path
+        "edited {}: {} occurrence(s) replaced",
+        args.path, edited.replaced
     ))
 }
 
@@ -279,43 +269,88 @@ pub async fn list(args: ListArgs, ctx: &ToolContext) -> ToolOutput {
         Ok(path) => path,
         Err(fail) => return fail,
     };
-    let mut reader = match tokio::fs::read_dir(&path).await {
-        Ok(reader) => reader,
-        Err(err) => return ToolOutput::fail(format!("cannot list {requested}: {err}")),
-    };
-    let mut entries = Vec::new();
-    loop {
-        match reader.next_entry().await {
-            Ok(Some(entry)) => {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let line = match entry.metadata().await {
-                    Ok(meta) if meta.is_dir() => format!("{name}/"),
-                    Ok(meta) => format!("{name}  ({} bytes)", meta.len()),
-                    Err(_) => name,
-                };
-                entries.push(line);
-            }
-            Ok(None) => break,
-            Err(err) => return ToolOutput::fail(format!("cannot list {requested}: {err}")),
-        }
+    if !path.is_dir() {
+        return ToolOutput::fail(format!("{requested} is not a folder"));
     }
-    entries.sort();
-    let total = entries.len();
-    let mut out = format!(
-        "{} ({total} entries)\n",
-        paths::display(&ctx.work_dir, &path)
-    );
-    for entry in entries.iter().take(MAX_LIST_ENTRIES) {
-        out.push_str(entry);
+    let depth = args
+        .depth
+        .unwrap_or(DEFAULT_LIST_DEPTH)
+        .clamp(1, MAX_LIST_DEPTH);
+    let work_dir = ctx.work_dir.clone();
+    let walked = tokio::task::spawn_blocking(move || tree(&work_dir, &path, depth)).await;
+    match walked {
+        Ok(text) => ToolOutput::ok(text),
+        Err(err) => ToolOutput::fail(format!("cannot list {requested}: {err}")),
+    }
+}
+
+/// An indented tree, folders first at each level, names sorted, ignore
+/// rules (`.gitignore`, `.ignore`) honoured like git and ripgrep do, and
+/// `.git` itself left out.
+fn tree(work_dir: &Path, root: &Path, depth: usize) -> String {
+    let walker = ignore::WalkBuilder::new(root)
+        .max_depth(Some(depth))
+        .hidden(false)
+        .require_git(false)
+        .filter_entry(|entry| entry.file_name() != ".git")
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .build();
+    let mut lines = Vec::new();
+    let mut total = 0usize;
+    let mut skipped_errors = 0usize;
+    for entry in walker {
+        let Ok(entry) = entry else {
+            skipped_errors += 1;
+            continue;
+        };
+        if entry.depth() == 0 {
+            continue;
+        }
+        total += 1;
+        if lines.len() >= MAX_LIST_ENTRIES {
+            continue;
+        }
+        let indent = "  ".repeat(entry.depth() - 1);
+        let name = entry.file_name().to_string_lossy();
+        let line = match entry.metadata() {
+            Ok(meta) if meta.is_dir() => format!("{indent}{name}/"),
+            Ok(meta) => format!("{indent}{name}  ({})", human_size(meta.len())),
+            Err(_) => format!("{indent}{name}"),
+        };
+        lines.push(line);
+    }
+    let mut out = format!("{}/\n", paths::display(work_dir, root));
+    for line in &lines {
+        out.push_str(line);
         out.push('\n');
     }
-    if total > MAX_LIST_ENTRIES {
+    if total > lines.len() {
         out.push_str(&format!(
-            "[... {} more entries not shown]\n",
-            total - MAX_LIST_ENTRIES
+            "[... {} more entries not shown; list a subfolder]\n",
+            total - lines.len()
         ));
     }
-    ToolOutput::ok(out)
+    if skipped_errors > 0 {
+        out.push_str(&format!("[{skipped_errors} entries could not be read]\n"));
+    }
+    if total == 0 {
+        out.push_str("(empty)\n");
+    }
+    out
+}
+
+fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// Writes through a temp file in the same folder and a rename, so a reader

@@ -1,6 +1,7 @@
 //! The tools the model can call: one file per family, and this registry
 //! that offers them, parses their arguments and runs them.
 
+pub mod edit;
 pub mod exec;
 pub mod files;
 pub mod paths;

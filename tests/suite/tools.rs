@@ -257,3 +257,97 @@ fn exec_does_not_hang_on_a_grandchild_holding_the_pipe() {
     );
     assert!(result["duration_ms"].as_u64().unwrap() < 10_000);
 }
+
+#[test]
+fn edit_file_keeps_crlf_and_explains_a_miss() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    std::fs::write(env.work.join("win.txt"), "first\r\nsecond\r\nthird\r\n").unwrap();
+    std::fs::write(
+        env.work.join("code.rs"),
+        "fn main() {\n    let total = add(1, 2);\n}\n",
+    )
+    .unwrap();
+    let run = run_script(
+        &env,
+        json!([
+            {"name": "edit_file", "args": {"path": "win.txt", "old_string": "second\nthird", "new_string": "2nd\n3rd"}},
+            {"name": "edit_file", "args": {"path": "code.rs", "old_string": "let totl = add(1, 3);", "new_string": "x"}},
+            {"name": "edit_file", "args": {"path": "code.rs", "old_string": "let total = add(1, 2);\n  }", "new_string": "x"}}
+        ]),
+        &[],
+    );
+    let results = run.tool_results();
+    assert_eq!(results[0]["ok"], true, "{}", results[0]);
+    assert_eq!(read(&env.work, "win.txt"), "first\r\n2nd\r\n3rd\r\n");
+    let miss = results[1]["output"].as_str().unwrap();
+    assert!(
+        miss.contains("closest lines") && miss.contains("     2\t    let total = add(1, 2);"),
+        "{miss}"
+    );
+    let indented = results[2]["output"].as_str().unwrap();
+    assert!(
+        indented.contains("lines 2-3 if leading and trailing white space is ignored"),
+        "{indented}"
+    );
+}
+
+#[test]
+fn write_file_keeps_the_mode_of_an_existing_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script_path = env.work.join("run.sh");
+    std::fs::write(&script_path, "#!/bin/sh\necho old\n").unwrap();
+    std::fs::set_permissions(&script_path, std::fs::Permissions::from_mode(0o750)).unwrap();
+    let run = run_script(
+        &env,
+        json!([
+            {"name": "write_file", "args": {"path": "run.sh", "content": "#!/bin/sh\necho new\n"}},
+            {"name": "write_file", "args": {"path": "deep/new/dir/file.txt", "content": "x"}}
+        ]),
+        &[],
+    );
+    assert!(run.tool_results().iter().all(|r| r["ok"] == true));
+    let mode = std::fs::metadata(&script_path)
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o750);
+    assert_eq!(read(&env.work, "run.sh"), "#!/bin/sh\necho new\n");
+    assert_eq!(read(&env.work, "deep/new/dir/file.txt"), "x");
+    // No temp file is left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(&env.work)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn list_dir_is_a_bounded_tree_that_honours_ignore_rules() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    for dir in ["src/deep/deeper", "target/debug", ".git/objects"] {
+        std::fs::create_dir_all(env.work.join(dir)).unwrap();
+    }
+    std::fs::write(env.work.join(".gitignore"), "target/\n*.log\n").unwrap();
+    std::fs::write(env.work.join("src/main.rs"), "fn main() {}\n").unwrap();
+    std::fs::write(env.work.join("src/deep/deeper/x.rs"), "").unwrap();
+    std::fs::write(env.work.join("debug.log"), "noise").unwrap();
+    std::fs::write(env.work.join("big.bin"), vec![0u8; 3 * 1024 * 1024]).unwrap();
+    let run = run_script(
+        &env,
+        json!([{"name": "list_dir", "args": {}}, {"name": "list_dir", "args": {"path": "src", "depth": 5}}]),
+        &[],
+    );
+    let top = run.tool_results()[0]["output"].as_str().unwrap().to_owned();
+    assert_eq!(
+        top,
+        "./\n.gitignore  (14 B)\nbig.bin  (3.0 MiB)\nsrc/\n  deep/\n  main.rs  (13 B)\n"
+    );
+    let deep = run.tool_results()[1]["output"].as_str().unwrap().to_owned();
+    assert_eq!(
+        deep,
+        "src/\ndeep/\n  deeper/\n    x.rs  (0 B)\nmain.rs  (13 B)\n"
+    );
+}
