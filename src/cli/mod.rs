@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+mod images;
+
 use crate::config::Config;
 use crate::model::http::{HttpModel, HttpModelConfig};
 use crate::model::scripted::ScriptedModel;
@@ -97,7 +99,8 @@ pub struct Cli {
     #[arg(long, value_name = "PATH")]
     pub restore_checkpoint: Option<PathBuf>,
 
-    /// Give the model an image (not available yet).
+    /// Give the model an image with the prompt: a file or an http(s) URL
+    /// (PNG, JPEG, GIF or WebP, at most 5 MiB). Repeatable.
     #[arg(long, value_name = "URL_OR_PATH")]
     pub image: Vec<String>,
 }
@@ -153,6 +156,23 @@ pub fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let mut prepared = prepared;
+    if !prepared.image_sources.is_empty() {
+        if !prepared.config.model.images {
+            eprintln!(
+                "agent: error: --image: the model {:?} does not take images (set images = true in its [models] entry)",
+                prepared.config.model_alias
+            );
+            return ExitCode::from(USAGE_EXIT);
+        }
+        match runtime.block_on(images::load_all(&prepared.image_sources)) {
+            Ok(images) => prepared.config.images = images,
+            Err(err) => {
+                eprintln!("agent: error: --image {err}");
+                return ExitCode::from(USAGE_EXIT);
+            }
+        }
+    }
     let code = runtime.block_on(run(prepared));
     // The stdin reader thread may sit in a blocking read forever; do not
     // wait for it.
@@ -161,6 +181,7 @@ pub fn main() -> ExitCode {
 }
 
 struct Prepared {
+    image_sources: Vec<String>,
     config: SessionConfig,
     model: ModelClient,
     format: OutputFormat,
@@ -184,9 +205,6 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
     }
     if cli.restore_checkpoint.is_some() {
         return Err(not_yet("--restore-checkpoint", "checkpoints come later"));
-    }
-    if !cli.image.is_empty() {
-        return Err(not_yet("--image", "image input comes later"));
     }
     let mode = match cli.mode {
         CliMode::Normal => Mode::Normal,
@@ -287,7 +305,9 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
             previous_summary: cli.previous_summary,
             exec: Arc::new(exec),
             version: crate::VERSION.to_owned(),
+            images: Vec::new(),
         },
+        image_sources: cli.image,
         model,
         format: match cli.format {
             CliFormat::Json => OutputFormat::Json,

@@ -26,6 +26,9 @@ pub struct ModelSpec {
     pub context_window: u64,
     #[serde(default = "default_max_output_tokens")]
     pub max_output_tokens: u32,
+    /// Whether the model takes images (`--image`, `read_file` on a picture).
+    #[serde(default)]
+    pub images: bool,
     /// Sampling temperature; the provider's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f32>,
@@ -53,6 +56,7 @@ impl Default for ModelTable {
             model: model.to_owned(),
             context_window,
             max_output_tokens,
+            images: true,
             temperature: None,
         };
         let entries = BTreeMap::from([
@@ -98,6 +102,7 @@ impl ModelTable {
                 model: alias.to_owned(),
                 context_window: default_context_window(),
                 max_output_tokens: default_max_output_tokens(),
+                images: false,
                 temperature: None,
             })
     }
@@ -122,6 +127,7 @@ mod tests {
                 model: "my-model".into(),
                 context_window: 8_192,
                 max_output_tokens: 512,
+                images: false,
                 temperature: Some(0.0),
             },
         )]));

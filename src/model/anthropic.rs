@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::error::looks_like_context_overflow;
 use super::openai::{error_message, excerpt};
-use super::{Message, ModelError, ModelRequest, StreamItem, Usage};
+use super::{Image, Message, ModelError, ModelRequest, StreamItem, Usage};
 
 pub const API_VERSION: &str = "2023-06-01";
 
@@ -15,7 +15,10 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
     for message in request.messages {
         match message {
             Message::System { text } => system.push(text.clone()),
-            Message::User { text } => {
+            Message::User { text, images } => {
+                for image in images {
+                    push_block(&mut messages, "user", image_block(image));
+                }
                 push_block(&mut messages, "user", json!({"type": "text", "text": text}));
             }
             Message::Assistant(turn) => {
@@ -42,16 +45,24 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
                     push_block(&mut messages, "assistant", block);
                 }
             }
-            Message::Tool(result) => push_block(
-                &mut messages,
-                "user",
-                json!({
-                    "type": "tool_result",
-                    "tool_use_id": result.call_id,
-                    "content": result.content,
-                    "is_error": result.is_error,
-                }),
-            ),
+            Message::Tool(result) => {
+                let content = match &result.image {
+                    None => Value::from(result.content.as_str()),
+                    Some(image) => {
+                        json!([{"type": "text", "text": result.content}, image_block(image)])
+                    }
+                };
+                push_block(
+                    &mut messages,
+                    "user",
+                    json!({
+                        "type": "tool_result",
+                        "tool_use_id": result.call_id,
+                        "content": content,
+                        "is_error": result.is_error,
+                    }),
+                );
+            }
         }
     }
     let mut body = json!({
@@ -76,6 +87,10 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
             .collect();
     }
     body
+}
+
+fn image_block(image: &Image) -> Value {
+    json!({"type": "image", "source": {"type": "base64", "media_type": image.media_type, "data": image.data}})
 }
 
 /// The API requires alternating roles: consecutive blocks of one role (tool
@@ -299,6 +314,7 @@ mod tests {
             Message::System { text: "sys".into() },
             Message::User {
                 text: "task".into(),
+                images: Vec::new(),
             },
             Message::Assistant(AssistantTurn {
                 text: "ok".into(),
@@ -314,9 +330,11 @@ mod tests {
                 name: "exec".into(),
                 content: "out".into(),
                 is_error: false,
+                image: None,
             }),
             Message::User {
                 text: "also".into(),
+                images: Vec::new(),
             },
         ];
         let body = request_body(&ModelRequest {

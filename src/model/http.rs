@@ -37,10 +37,8 @@ pub struct HttpModelConfig {
 
 impl HttpModel {
     pub fn new(config: HttpModelConfig) -> Result<Self, ModelError> {
-        let client = reqwest::Client::builder()
-            .tls_backend_preconfigured(tls_config()?)
+        let client = client_builder()?
             .connect_timeout(config.connect_timeout)
-            .user_agent(concat!("agent/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|err| ModelError::Setup(err.to_string()))?;
         Ok(HttpModel {
@@ -213,6 +211,13 @@ fn describe_reqwest(err: &reqwest::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+/// A reqwest builder with our TLS setup, for every HTTP client of the agent.
+pub fn client_builder() -> Result<reqwest::ClientBuilder, ModelError> {
+    Ok(reqwest::Client::builder()
+        .tls_backend_preconfigured(tls_config()?)
+        .user_agent(concat!("agent/", env!("CARGO_PKG_VERSION"))))
 }
 
 /// rustls with the ring provider and the Mozilla roots compiled in: the

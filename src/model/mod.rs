@@ -6,6 +6,7 @@ pub mod aliases;
 pub mod anthropic;
 mod error;
 pub mod http;
+pub mod image;
 pub mod openai;
 pub mod retry;
 pub mod scripted;
@@ -17,13 +18,20 @@ use serde_json::Value;
 
 pub use aliases::{ModelSpec, ModelTable, WireFormat};
 pub use error::ModelError;
+pub use image::Image;
 
 /// One message of the conversation, independent of the provider's format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
-    System { text: String },
-    User { text: String },
+    System {
+        text: String,
+    },
+    User {
+        text: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        images: Vec<Image>,
+    },
     Assistant(AssistantTurn),
     Tool(ToolResultMessage),
 }
@@ -53,6 +61,9 @@ pub struct ToolResultMessage {
     pub name: String,
     pub content: String,
     pub is_error: bool,
+    /// An image the tool returned (`read_file` on a picture).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<Image>,
 }
 
 /// A tool as offered to the model.

@@ -5,10 +5,28 @@
 use serde_json::{Value, json};
 
 use super::error::looks_like_context_overflow;
-use super::{Message, ModelError, ModelRequest, StreamItem, Usage};
+use super::{Image, Message, ModelError, ModelRequest, StreamItem, Usage};
 
 pub fn request_body(request: &ModelRequest<'_>) -> Value {
-    let messages: Vec<Value> = request.messages.iter().map(message_json).collect();
+    let mut messages: Vec<Value> = Vec::new();
+    // Chat Completions takes images only from users, and tool messages must
+    // follow their assistant message together: images returned by tools
+    // go in one user message after the last of them.
+    let mut tool_images: Vec<&Image> = Vec::new();
+    for message in request.messages {
+        if !matches!(message, Message::Tool(_)) && !tool_images.is_empty() {
+            messages.push(tool_images_message(&std::mem::take(&mut tool_images)));
+        }
+        if let Message::Tool(result) = message
+            && let Some(image) = &result.image
+        {
+            tool_images.push(image);
+        }
+        messages.push(message_json(message));
+    }
+    if !tool_images.is_empty() {
+        messages.push(tool_images_message(&tool_images));
+    }
     let mut body = json!({
         "model": request.model_id,
         "messages": messages,
@@ -41,7 +59,14 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
 fn message_json(message: &Message) -> Value {
     match message {
         Message::System { text } => json!({"role": "system", "content": text}),
-        Message::User { text } => json!({"role": "user", "content": text}),
+        Message::User { text, images } if images.is_empty() => {
+            json!({"role": "user", "content": text})
+        }
+        Message::User { text, images } => {
+            let mut parts = vec![json!({"type": "text", "text": text})];
+            parts.extend(images.iter().map(image_part));
+            json!({"role": "user", "content": parts})
+        }
         Message::Assistant(turn) => {
             let mut value = json!({
                 "role": "assistant",
@@ -68,6 +93,17 @@ fn message_json(message: &Message) -> Value {
             "content": result.content,
         }),
     }
+}
+
+fn image_part(image: &Image) -> Value {
+    json!({"type": "image_url", "image_url": {"url": image.data_url()}})
+}
+
+fn tool_images_message(images: &[&Image]) -> Value {
+    let mut parts =
+        vec![json!({"type": "text", "text": "The image(s) returned by the tool calls above:"})];
+    parts.extend(images.iter().map(|image| image_part(image)));
+    json!({"role": "user", "content": parts})
 }
 
 /// State of one streamed completion.
@@ -400,7 +436,10 @@ mod tests {
     fn request_carries_tools_and_results() {
         let messages = vec![
             Message::System { text: "sys".into() },
-            Message::User { text: "hi".into() },
+            Message::User {
+                text: "hi".into(),
+                images: Vec::new(),
+            },
             Message::Assistant(AssistantTurn {
                 text: String::new(),
                 tool_calls: vec![ToolCall {
@@ -415,6 +454,7 @@ mod tests {
                 name: "exec".into(),
                 content: "a.txt".into(),
                 is_error: false,
+                image: None,
             }),
         ];
         let tools = vec![ToolSpec {

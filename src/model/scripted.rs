@@ -180,7 +180,7 @@ fn estimate_tokens(messages: &[Message]) -> u64 {
     let bytes: usize = messages
         .iter()
         .map(|message| match message {
-            Message::System { text } | Message::User { text } => text.len(),
+            Message::System { text } | Message::User { text, .. } => text.len(),
             Message::Assistant(turn) => {
                 turn.text.len()
                     + turn

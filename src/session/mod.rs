@@ -15,7 +15,7 @@ use futures_util::FutureExt;
 use serde_json::Value;
 
 use crate::model::{
-    Message, ModelClient, ModelRequest, ModelSpec, ToolResultMessage, ToolSpec, Usage,
+    Image, Message, ModelClient, ModelRequest, ModelSpec, ToolResultMessage, ToolSpec, Usage,
 };
 use crate::protocol::EventWriter;
 use crate::protocol::events::{Event, ExitReason, MessageSource, Mode, PROTOCOL_VERSION};
@@ -37,6 +37,8 @@ pub struct SessionConfig {
     pub previous_summary: Option<String>,
     pub exec: Arc<tools::exec::ExecSettings>,
     pub version: String,
+    /// Given with the prompt (`--image`).
+    pub images: Vec<Image>,
 }
 
 pub struct Session {
@@ -97,7 +99,8 @@ impl Session {
         self.conversation.push(Message::System {
             text: prompt::system_prompt(&self.config),
         });
-        self.add_user_message(self.config.prompt.clone(), MessageSource::Prompt);
+        let images = std::mem::take(&mut self.config.images);
+        self.add_user_message(self.config.prompt.clone(), MessageSource::Prompt, images);
 
         // A bug that panics mid-session still ends the stream properly:
         // the proxy must always see `session-end`.
@@ -141,7 +144,7 @@ impl Session {
             }
             self.iterations += 1;
             for text in self.control.take_injects() {
-                self.add_user_message(text, MessageSource::Inject);
+                self.add_user_message(text, MessageSource::Inject, Vec::new());
             }
             let called = tokio::select! {
                 called = self.call_model() => called,
@@ -181,6 +184,7 @@ impl Session {
                     name: call.name.clone(),
                     content: tools::truncate::head_tail(&result.output, MODEL_OUTPUT_LIMIT),
                     is_error: !result.ok,
+                    image: result.image,
                 }));
             }
         }
@@ -245,6 +249,7 @@ impl Session {
                     events: self.events.clone(),
                     cancel: self.control.cancel.clone(),
                     exec: self.config.exec.clone(),
+                    images_supported: self.config.model.images,
                 };
                 tools::run(tool, id, &arguments, &ctx).await
             }
@@ -287,11 +292,11 @@ impl Session {
         }
     }
 
-    fn add_user_message(&mut self, text: String, source: MessageSource) {
+    fn add_user_message(&mut self, text: String, source: MessageSource, images: Vec<Image>) {
         self.events.emit(Event::UserMessage {
             text: text.clone(),
             source,
         });
-        self.conversation.push(Message::User { text });
+        self.conversation.push(Message::User { text, images });
     }
 }

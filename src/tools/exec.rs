@@ -332,7 +332,11 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
             settings.drain_timeout.as_millis()
         ));
     }
-    ToolOutput { ok, output }
+    ToolOutput {
+        ok,
+        output,
+        image: None,
+    }
 }
 
 async fn read_some<R: AsyncRead + Unpin>(pipe: &mut Option<R>, buf: &mut [u8]) -> Option<usize> {

@@ -10,6 +10,8 @@ use serde_json::{Value, json};
 use super::paths::{self, PathError};
 use super::truncate::floor_boundary;
 use super::{ToolContext, ToolOutput, edit};
+use crate::model::Image;
+use crate::model::image;
 use crate::protocol::events::{Event, FileOp};
 
 pub const READ_DESCRIPTION: &str =
@@ -154,6 +156,9 @@ pub async fn read(args: ReadArgs, ctx: &ToolContext) -> ToolOutput {
     if bytes.is_empty() {
         return ToolOutput::ok(format!("{shown} is empty"));
     }
+    if let Some(media_type) = image::sniff(&bytes) {
+        return read_image(&shown, &bytes, media_type, ctx);
+    }
     if bytes[..bytes.len().min(8192)].contains(&0) {
         return ToolOutput::ok(format!(
             "{shown} is a binary file of {} bytes; its content is not shown",
@@ -191,6 +196,26 @@ pub async fn read(args: ReadArgs, ctx: &ToolContext) -> ToolOutput {
         out.push_str(&format!("(lines {offset}-{last} of {total})\n"));
     }
     ToolOutput::ok(out)
+}
+
+fn read_image(shown: &str, bytes: &[u8], media_type: &str, ctx: &ToolContext) -> ToolOutput {
+    if !ctx.images_supported {
+        return ToolOutput::ok(format!(
+            "{shown} is an image ({media_type}, {} bytes); this model cannot take images, so it is not shown",
+            bytes.len()
+        ));
+    }
+    match Image::from_bytes(bytes) {
+        Ok(picture) => ToolOutput {
+            ok: true,
+            output: format!(
+                "{shown}: {media_type}, {} bytes, attached as an image",
+                bytes.len()
+            ),
+            image: Some(picture),
+        },
+        Err(err) => ToolOutput::fail(format!("{shown} is an image that cannot be shown: {err}")),
+    }
 }
 
 pub async fn write(args: WriteArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput {

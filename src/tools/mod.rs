@@ -105,6 +105,8 @@ pub struct ToolContext {
     pub events: Arc<EventWriter>,
     pub cancel: CancellationToken,
     pub exec: Arc<exec::ExecSettings>,
+    /// Whether the model takes images (so `read_file` can return one).
+    pub images_supported: bool,
 }
 
 /// A tool's answer. `ok: false` is an answer too: the model reads why and
@@ -113,6 +115,8 @@ pub struct ToolContext {
 pub struct ToolOutput {
     pub ok: bool,
     pub output: String,
+    /// A picture for the model (`read_file` on an image).
+    pub image: Option<crate::model::Image>,
 }
 
 impl ToolOutput {
@@ -120,6 +124,7 @@ impl ToolOutput {
         ToolOutput {
             ok: true,
             output: output.into(),
+            image: None,
         }
     }
 
@@ -127,6 +132,7 @@ impl ToolOutput {
         ToolOutput {
             ok: false,
             output: output.into(),
+            image: None,
         }
     }
 }

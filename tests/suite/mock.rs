@@ -23,6 +23,8 @@ pub enum Reply {
     Cut { events: Vec<String>, keep: usize },
     /// A stream that sends its first events and then nothing, forever.
     Stall { events: Vec<String> },
+    /// Any bytes with a content type (pages, images).
+    Bytes { content_type: String, body: Vec<u8> },
     /// A plain answer (errors).
     Status {
         status: u16,
@@ -174,6 +176,14 @@ fn serve(
             head.push_str("\r\n");
             out.write_all(head.as_bytes())?;
             out.write_all(body.as_bytes())?;
+        }
+        Reply::Bytes { content_type, body } => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
+            out.write_all(head.as_bytes())?;
+            out.write_all(&body)?;
         }
         Reply::Stream { events, pause } => {
             out.write_all(SSE_HEAD.as_bytes())?;

@@ -3,6 +3,7 @@
 
 mod cli;
 mod commands;
+mod images;
 mod model_errors;
 mod pty;
 mod real_llm;
@@ -47,7 +48,7 @@ impl TestEnv {
             "[retry]\nmax_attempts = 3\nbase_delay_ms = 10\nmax_delay_ms = 50\n\
              [http]\nidle_timeout_secs = 3\nconnect_timeout_secs = 2\n\
              [secrets]\nenv = [\"MY_DB_PASSWORD\"]\n\
-             [models.claude]\nformat = \"anthropic\"\nmodel = \"claude-mock\"\n",
+             [models.claude]\nformat = \"anthropic\"\nmodel = \"claude-mock\"\nimages = true\n",
         )
         .unwrap();
         TestEnv {
