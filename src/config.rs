@@ -23,6 +23,15 @@ pub struct Config {
     pub retry: RetryPolicy,
     pub exec: ExecConfig,
     pub secrets: SecretsConfig,
+    pub web_fetch: WebFetchConfig,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WebFetchConfig {
+    /// Host names `web_fetch` may reach even though they resolve to
+    /// private or loopback addresses (exact names, or IP literals).
+    pub allow_hosts: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -304,6 +304,9 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
             max_iterations: cli.max_iterations,
             previous_summary: cli.previous_summary,
             exec: Arc::new(exec),
+            web: Arc::new(tools::web::WebSettings::new(
+                file_config.web_fetch.allow_hosts.clone(),
+            )),
             version: crate::VERSION.to_owned(),
             images: Vec::new(),
         },

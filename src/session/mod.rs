@@ -36,6 +36,7 @@ pub struct SessionConfig {
     pub max_iterations: u32,
     pub previous_summary: Option<String>,
     pub exec: Arc<tools::exec::ExecSettings>,
+    pub web: Arc<tools::web::WebSettings>,
     pub version: String,
     /// Given with the prompt (`--image`).
     pub images: Vec<Image>,
@@ -249,6 +250,7 @@ impl Session {
                     events: self.events.clone(),
                     cancel: self.control.cancel.clone(),
                     exec: self.config.exec.clone(),
+                    web: self.config.web.clone(),
                     images_supported: self.config.model.images,
                 };
                 tools::run(tool, id, &arguments, &ctx).await

@@ -6,6 +6,7 @@ pub mod exec;
 pub mod files;
 pub mod paths;
 pub mod truncate;
+pub mod web;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -47,15 +48,17 @@ pub enum Tool {
     EditFile,
     ListDir,
     Exec,
+    WebFetch,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 5] = [
+    pub const ALL: [Tool; 6] = [
         Tool::ReadFile,
         Tool::WriteFile,
         Tool::EditFile,
         Tool::ListDir,
         Tool::Exec,
+        Tool::WebFetch,
     ];
 
     pub fn name(self) -> &'static str {
@@ -65,6 +68,7 @@ impl Tool {
             Tool::EditFile => "edit_file",
             Tool::ListDir => "list_dir",
             Tool::Exec => "exec",
+            Tool::WebFetch => "web_fetch",
         }
     }
 
@@ -78,6 +82,7 @@ impl Tool {
             Tool::WriteFile => ActivityKind::WritingFile,
             Tool::EditFile => ActivityKind::EditingFile,
             Tool::Exec => ActivityKind::RunningCommand,
+            Tool::WebFetch => ActivityKind::FetchingUrl,
         }
     }
 
@@ -88,6 +93,7 @@ impl Tool {
             Tool::EditFile => (files::EDIT_DESCRIPTION, files::edit_schema()),
             Tool::ListDir => (files::LIST_DESCRIPTION, files::list_schema()),
             Tool::Exec => (exec::DESCRIPTION, exec::schema()),
+            Tool::WebFetch => (web::DESCRIPTION, web::schema()),
         };
         ToolSpec {
             name: self.name().to_owned(),
@@ -105,6 +111,7 @@ pub struct ToolContext {
     pub events: Arc<EventWriter>,
     pub cancel: CancellationToken,
     pub exec: Arc<exec::ExecSettings>,
+    pub web: Arc<web::WebSettings>,
     /// Whether the model takes images (so `read_file` can return one).
     pub images_supported: bool,
 }
@@ -158,6 +165,10 @@ pub async fn run(tool: Tool, call_id: &str, arguments: &Value, ctx: &ToolContext
         },
         Tool::Exec => match parse::<exec::ExecArgs>(tool, arguments) {
             Ok(args) => exec::run(args, call_id, ctx).await,
+            Err(fail) => fail,
+        },
+        Tool::WebFetch => match parse::<web::FetchArgs>(tool, arguments) {
+            Ok(args) => web::fetch(args, ctx).await,
             Err(fail) => fail,
         },
     }

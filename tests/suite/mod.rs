@@ -11,6 +11,7 @@ mod secrets;
 mod streaming;
 mod tool_loop;
 mod tools;
+mod web;
 
 pub mod mock;
 
