@@ -7,6 +7,9 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_util::sync::CancellationToken;
 
+use super::hitl::{Answer, HitlDesk};
+use crate::protocol::commands::Decision;
+use crate::protocol::events::ResolvedBy;
 use crate::protocol::reader::{MAX_COMMAND_LINE_BYTES, StdinLine};
 use crate::protocol::{Command, Event, EventWriter, parse_command};
 
@@ -14,6 +17,7 @@ use crate::protocol::{Command, Event, EventWriter, parse_command};
 #[derive(Default)]
 pub struct Control {
     pub cancel: CancellationToken,
+    pub hitl: HitlDesk,
     injected: Mutex<VecDeque<String>>,
 }
 
@@ -87,19 +91,41 @@ fn apply(command: Command, control: &Control, events: &EventWriter) {
             accept(events, kind);
             control.push_inject(text);
         }
-        Command::HitlResponse { id, .. } => {
-            refuse(
-                events,
-                kind,
-                format!("no person-in-the-loop request {id:?} is waiting"),
-            );
+        Command::HitlResponse { id, decision, data } => {
+            if let Err(reason) = control.hitl.check_answer(&id) {
+                refuse(events, kind, reason);
+                return;
+            }
+            accept(events, kind);
+            let answer = Answer {
+                decision,
+                data,
+                by: ResolvedBy::Stdin,
+            };
+            if !control.hitl.answer(&id, answer) {
+                events.emit(Event::warning(
+                    "bad-command",
+                    format!("request {id:?} was resolved just before this answer arrived; it is ignored"),
+                ));
+            }
         }
         Command::ConfirmPlan => {
-            refuse(
-                events,
-                kind,
-                "no plan is waiting for confirmation".to_owned(),
-            );
+            let Some(id) = control.hitl.waiting_plan() else {
+                refuse(events, kind, "no plan is waiting for confirmation".to_owned());
+                return;
+            };
+            accept(events, kind);
+            let answer = Answer {
+                decision: Decision::Approve,
+                data: serde_json::Value::Null,
+                by: ResolvedBy::Stdin,
+            };
+            if !control.hitl.answer(&id, answer) {
+                events.emit(Event::warning(
+                    "bad-command",
+                    "the plan was resolved just before this confirmation arrived; it is ignored",
+                ));
+            }
         }
         Command::Rollback { iteration } => {
             refuse(

@@ -2,6 +2,7 @@
 //! for), the conversation it builds, and every way it can end.
 
 pub mod control;
+pub mod hitl;
 pub mod partial_json;
 mod prompt;
 pub mod turn;
