@@ -6,6 +6,7 @@ mod commands;
 mod model_errors;
 mod pty;
 mod real_llm;
+mod search;
 mod secrets;
 mod tool_loop;
 mod tools;

@@ -39,7 +39,15 @@ fn openai_tool_loop_runs_tools_and_sends_results_back() {
     assert_eq!(start["model"], "pro");
     assert_eq!(
         start["tools"],
-        json!(["read_file", "write_file", "edit_file", "list_dir", "exec"])
+        json!([
+            "read_file",
+            "write_file",
+            "edit_file",
+            "list_dir",
+            "glob",
+            "grep",
+            "exec"
+        ])
     );
 
     // Each tool call: activity before tool-call-start before tool-result.
