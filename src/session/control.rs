@@ -105,13 +105,19 @@ fn apply(command: Command, control: &Control, events: &EventWriter) {
             if !control.hitl.answer(&id, answer) {
                 events.emit(Event::warning(
                     "bad-command",
-                    format!("request {id:?} was resolved just before this answer arrived; it is ignored"),
+                    format!(
+                        "request {id:?} was resolved just before this answer arrived; it is ignored"
+                    ),
                 ));
             }
         }
         Command::ConfirmPlan => {
             let Some(id) = control.hitl.waiting_plan() else {
-                refuse(events, kind, "no plan is waiting for confirmation".to_owned());
+                refuse(
+                    events,
+                    kind,
+                    "no plan is waiting for confirmation".to_owned(),
+                );
                 return;
             };
             accept(events, kind);

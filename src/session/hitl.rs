@@ -72,9 +72,9 @@ impl HitlDesk {
         let state = self.lock();
         match &state.waiting {
             Some(waiting) if waiting.id == id => Ok(()),
-            _ if state.answered.contains(id) => {
-                Err(format!("request {id:?} was already answered; this answer is ignored"))
-            }
+            _ if state.answered.contains(id) => Err(format!(
+                "request {id:?} was already answered; this answer is ignored"
+            )),
             _ => Err(format!("no person-in-the-loop request {id:?} is waiting")),
         }
     }
@@ -100,7 +100,11 @@ impl HitlDesk {
     /// Removes the waiting request; `None` when someone answered first.
     fn take(&self, id: &str) -> Option<oneshot::Sender<Answer>> {
         let mut state = self.lock();
-        if state.waiting.as_ref().is_some_and(|waiting| waiting.id == id) {
+        if state
+            .waiting
+            .as_ref()
+            .is_some_and(|waiting| waiting.id == id)
+        {
             state.answered.insert(id.to_owned());
             state.waiting.take().map(|waiting| waiting.reply)
         } else {
@@ -156,13 +160,19 @@ pub async fn wait_for_person(
         action: request.action,
         reason: request.reason,
     };
-    let files = settings.dir.as_deref().map(|dir| FileTransport::new(dir, id));
+    let files = settings
+        .dir
+        .as_deref()
+        .map(|dir| FileTransport::new(dir, id));
     if let Some(files) = &files
         && let Err(err) = files.write_request(&event)
     {
         events.emit(Event::warning(
             "hitl-dir",
-            format!("cannot write the request file {}: {err}; answer on stdin", files.request.display()),
+            format!(
+                "cannot write the request file {}: {err}; answer on stdin",
+                files.request.display()
+            ),
         ));
     }
     events.emit(event);
@@ -242,7 +252,13 @@ impl FileTransport {
         // Tool call ids come from the model: keep them from naming paths.
         let safe: String = id
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         FileTransport {
             request: dir.join(format!("{safe}.request.json")),
@@ -283,7 +299,10 @@ impl FileTransport {
                     Ok(Command::HitlResponse { id: answered, .. }) => {
                         Err(format!("{shown} answers {answered:?}, not {id:?}"))
                     }
-                    Ok(other) => Err(format!("{shown} holds a {} command, not a hitl-response", other.kind())),
+                    Ok(other) => Err(format!(
+                        "{shown} holds a {} command, not a hitl-response",
+                        other.kind()
+                    )),
                     Err(err) => Err(format!("{shown}: {err}")),
                 },
                 Err(err) => Err(format!("cannot read {shown}: {err}")),
@@ -294,7 +313,9 @@ impl FileTransport {
             Err(problem) => {
                 let aside = self.response.with_extension("json.invalid");
                 let _ = std::fs::rename(&self.response, aside);
-                Err(format!("{problem}; the file was renamed to .invalid and is ignored"))
+                Err(format!(
+                    "{problem}; the file was renamed to .invalid and is ignored"
+                ))
             }
         }
     }
@@ -335,12 +356,24 @@ mod tests {
         let desk = HitlDesk::default();
         let mut receiver = desk.open("q1", HitlKind::AskUser);
         assert_eq!(desk.check_answer("q1"), Ok(()));
-        assert!(desk.check_answer("other").unwrap_err().contains("no person-in-the-loop request"));
-        let answer = Answer { decision: Decision::Approve, data: Value::Null, by: ResolvedBy::Stdin };
+        assert!(
+            desk.check_answer("other")
+                .unwrap_err()
+                .contains("no person-in-the-loop request")
+        );
+        let answer = Answer {
+            decision: Decision::Approve,
+            data: Value::Null,
+            by: ResolvedBy::Stdin,
+        };
         assert!(desk.answer("q1", answer.clone()));
         assert_eq!(receiver.try_recv().unwrap(), answer);
         assert!(!desk.answer("q1", answer));
-        assert!(desk.check_answer("q1").unwrap_err().contains("already answered"));
+        assert!(
+            desk.check_answer("q1")
+                .unwrap_err()
+                .contains("already answered")
+        );
     }
 
     #[test]

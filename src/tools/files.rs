@@ -121,7 +121,7 @@ pub fn list_schema() -> Value {
     })
 }
 
-fn resolve(ctx: &ToolContext, path: &str) -> Result<PathBuf, ToolOutput> {
+pub(super) fn resolve(ctx: &ToolContext, path: &str) -> Result<PathBuf, ToolOutput> {
     paths::resolve(&ctx.work_dir, path).map_err(|err| match err {
         PathError::Outside(_) => ToolOutput::fail(format!(
             "refused: {err}. Only files inside the work dir can be used."

@@ -5,6 +5,7 @@ pub mod edit;
 pub mod exec;
 pub mod files;
 pub mod paths;
+pub mod search;
 pub mod truncate;
 pub mod web;
 
@@ -47,16 +48,20 @@ pub enum Tool {
     WriteFile,
     EditFile,
     ListDir,
+    Glob,
+    Grep,
     Exec,
     WebFetch,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 6] = [
+    pub const ALL: [Tool; 8] = [
         Tool::ReadFile,
         Tool::WriteFile,
         Tool::EditFile,
         Tool::ListDir,
+        Tool::Glob,
+        Tool::Grep,
         Tool::Exec,
         Tool::WebFetch,
     ];
@@ -67,6 +72,8 @@ impl Tool {
             Tool::WriteFile => "write_file",
             Tool::EditFile => "edit_file",
             Tool::ListDir => "list_dir",
+            Tool::Glob => "glob",
+            Tool::Grep => "grep",
             Tool::Exec => "exec",
             Tool::WebFetch => "web_fetch",
         }
@@ -81,6 +88,7 @@ impl Tool {
             Tool::ReadFile | Tool::ListDir => ActivityKind::ReadingFile,
             Tool::WriteFile => ActivityKind::WritingFile,
             Tool::EditFile => ActivityKind::EditingFile,
+            Tool::Glob | Tool::Grep => ActivityKind::Searching,
             Tool::Exec => ActivityKind::RunningCommand,
             Tool::WebFetch => ActivityKind::FetchingUrl,
         }
@@ -92,6 +100,8 @@ impl Tool {
             Tool::WriteFile => (files::WRITE_DESCRIPTION, files::write_schema()),
             Tool::EditFile => (files::EDIT_DESCRIPTION, files::edit_schema()),
             Tool::ListDir => (files::LIST_DESCRIPTION, files::list_schema()),
+            Tool::Glob => (search::GLOB_DESCRIPTION, search::glob_schema()),
+            Tool::Grep => (search::GREP_DESCRIPTION, search::grep_schema()),
             Tool::Exec => (exec::DESCRIPTION, exec::schema()),
             Tool::WebFetch => (web::DESCRIPTION, web::schema()),
         };
@@ -161,6 +171,14 @@ pub async fn run(tool: Tool, call_id: &str, arguments: &Value, ctx: &ToolContext
         },
         Tool::ListDir => match parse::<files::ListArgs>(tool, arguments) {
             Ok(args) => files::list(args, ctx).await,
+            Err(fail) => fail,
+        },
+        Tool::Glob => match parse::<search::GlobArgs>(tool, arguments) {
+            Ok(args) => search::glob(args, ctx).await,
+            Err(fail) => fail,
+        },
+        Tool::Grep => match parse::<search::GrepArgs>(tool, arguments) {
+            Ok(args) => search::grep(args, ctx).await,
             Err(fail) => fail,
         },
         Tool::Exec => match parse::<exec::ExecArgs>(tool, arguments) {

@@ -7,6 +7,7 @@ mod images;
 mod model_errors;
 mod pty;
 mod real_llm;
+mod search;
 mod secrets;
 mod streaming;
 mod tool_loop;

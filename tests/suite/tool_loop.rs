@@ -44,6 +44,8 @@ fn openai_tool_loop_runs_tools_and_sends_results_back() {
             "write_file",
             "edit_file",
             "list_dir",
+            "glob",
+            "grep",
             "exec",
             "web_fetch"
         ])

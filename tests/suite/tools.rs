@@ -65,7 +65,14 @@ fn blocked_tools_are_not_offered_and_refused_when_called() {
     assert_eq!(run.code, Some(0));
     assert_eq!(
         run.one("session-start")["tools"],
-        json!(["read_file", "write_file", "edit_file", "list_dir"])
+        json!([
+            "read_file",
+            "write_file",
+            "edit_file",
+            "list_dir",
+            "glob",
+            "grep"
+        ])
     );
     let requests = server.requests();
     let offered: Vec<&str> = requests[0].body["tools"]
