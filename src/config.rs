@@ -24,6 +24,22 @@ pub struct Config {
     pub exec: ExecConfig,
     pub secrets: SecretsConfig,
     pub web_fetch: WebFetchConfig,
+    pub approval: crate::session::checks::ApprovalConfig,
+    pub hitl: HitlConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HitlConfig {
+    /// How long a person has to answer; then the default decision
+    /// (reject) applies. 1 s to 24 h.
+    pub timeout_secs: u64,
+}
+
+impl Default for HitlConfig {
+    fn default() -> Self {
+        HitlConfig { timeout_secs: 600 }
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -154,6 +170,10 @@ impl Config {
                 ));
             }
         }
+        if !(1..=86_400).contains(&self.hitl.timeout_secs) {
+            return Err("hitl.timeout_secs must be between 1 and 86400".into());
+        }
+        crate::session::checks::Checks::new(self.approval.clone(), false)?;
         for pattern in &self.secrets.env {
             globset::Glob::new(pattern)
                 .map_err(|err| format!("secrets.env entry {pattern:?}: {err}"))?;

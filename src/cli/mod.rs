@@ -17,6 +17,8 @@ use crate::model::{ModelClient, aliases};
 use crate::protocol::events::Mode;
 use crate::protocol::redact::Redactor;
 use crate::protocol::{EventWriter, OutputFormat, reader, tty};
+use crate::session::checks::Checks;
+use crate::session::hitl::HitlSettings;
 use crate::session::{Control, Session, SessionConfig, control};
 use crate::tools::{self, exec::ExecSettings};
 
@@ -54,8 +56,8 @@ pub struct Cli {
     #[arg(long, value_name = "ALIAS")]
     pub model: Option<String>,
 
-    /// normal: all tools. implement: all tools, told a plan was approved.
-    /// plan: read-only planning (not available yet).
+    /// normal: all tools. plan: read-only tools and write_plan until a
+    /// person approves the plan. implement: all tools, told a plan was approved.
     #[arg(long, value_enum, default_value_t = CliMode::Normal)]
     pub mode: CliMode,
 
@@ -91,9 +93,15 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", env = "AGENT_CONFIG")]
     pub config: Option<PathBuf>,
 
-    /// Answer person-in-the-loop requests through files in DIR (not available yet).
+    /// Also write person-in-the-loop requests as DIR/ID.request.json and
+    /// take answers from DIR/ID.response.json; the first answer wins.
     #[arg(long, value_name = "DIR")]
     pub hitl_dir: Option<PathBuf>,
+
+    /// Nobody is watching: whatever the approval policy would ask a person
+    /// is refused instead.
+    #[arg(long)]
+    pub unattended: bool,
 
     /// Continue from a checkpoint (not available yet).
     #[arg(long, value_name = "PATH")]
@@ -197,19 +205,13 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
             "{flag} is not supported by this version yet ({issue}); run without it"
         ))
     };
-    if cli.hitl_dir.is_some() {
-        return Err(not_yet(
-            "--hitl-dir",
-            "person-in-the-loop requests come later",
-        ));
-    }
     if cli.restore_checkpoint.is_some() {
         return Err(not_yet("--restore-checkpoint", "checkpoints come later"));
     }
     let mode = match cli.mode {
         CliMode::Normal => Mode::Normal,
         CliMode::Implement => Mode::Implement,
-        CliMode::Plan => return Err(not_yet("--mode plan", "plan mode comes later")),
+        CliMode::Plan => Mode::Plan,
     };
     if cli.max_iterations == 0 {
         return Err(usage("--max-iterations must be at least 1"));
@@ -241,6 +243,21 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
             work_dir.display()
         )));
     }
+    let hitl_dir = match cli.hitl_dir {
+        None => None,
+        Some(dir) => {
+            let canonical = dir
+                .canonicalize()
+                .map_err(|err| usage(format!("--hitl-dir {}: {err}", dir.display())))?;
+            if !canonical.is_dir() {
+                return Err(usage(format!(
+                    "--hitl-dir {} is not a folder",
+                    dir.display()
+                )));
+            }
+            Some(canonical)
+        }
+    };
     let (file_config, _) =
         Config::load(cli.config.as_deref()).map_err(|err| usage(err.to_string()))?;
     let table = aliases::ModelTable::with_overrides(file_config.models.clone());
@@ -309,6 +326,11 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
             )),
             version: crate::VERSION.to_owned(),
             images: Vec::new(),
+            checks: Checks::new(file_config.approval.clone(), cli.unattended).map_err(usage)?,
+            hitl: HitlSettings {
+                timeout: Duration::from_secs(file_config.hitl.timeout_secs),
+                dir: hitl_dir,
+            },
         },
         image_sources: cli.image,
         model,

@@ -1,10 +1,13 @@
 //! The session: the iteration loop (one model call plus the tools it asked
 //! for), the conversation it builds, and every way it can end.
 
+pub mod checks;
 pub mod control;
 pub mod hitl;
 pub mod partial_json;
 mod prompt;
+pub mod readonly;
+pub mod todos;
 pub mod turn;
 
 use std::panic::AssertUnwindSafe;
@@ -19,10 +22,17 @@ use crate::model::{
     Image, Message, ModelClient, ModelRequest, ModelSpec, ToolResultMessage, ToolSpec, Usage,
 };
 use crate::protocol::EventWriter;
-use crate::protocol::events::{Event, ExitReason, MessageSource, Mode, PROTOCOL_VERSION};
+use crate::protocol::commands::Decision;
+use crate::protocol::events::{
+    Event, ExitReason, HitlKind, MessageSource, Mode, PROTOCOL_VERSION, ResolvedBy,
+};
+use crate::tools::interactive::{AskUserArgs, TodoWriteArgs, WritePlanArgs};
 use crate::tools::{self, EVENT_OUTPUT_LIMIT, MODEL_OUTPUT_LIMIT, Tool, ToolContext, ToolOutput};
 
+use checks::{Checks, Verdict};
 pub use control::Control;
+use hitl::{HitlSettings, Outcome, Request};
+use todos::TodoList;
 
 pub struct SessionConfig {
     pub session_id: String,
@@ -41,6 +51,8 @@ pub struct SessionConfig {
     pub version: String,
     /// Given with the prompt (`--image`).
     pub images: Vec<Image>,
+    pub checks: Checks,
+    pub hitl: HitlSettings,
 }
 
 pub struct Session {
@@ -48,11 +60,20 @@ pub struct Session {
     model: ModelClient,
     events: Arc<EventWriter>,
     control: Arc<Control>,
+    mode: Mode,
     offered: Vec<Tool>,
     specs: Vec<ToolSpec>,
     conversation: Vec<Message>,
+    todos: TodoList,
     totals: Usage,
     iterations: u32,
+}
+
+/// What running one tool call led to.
+enum Step {
+    Done(ToolOutput),
+    /// The plan was approved: the context starts over in implement mode.
+    PlanApproved(String),
 }
 
 impl Session {
@@ -62,22 +83,33 @@ impl Session {
         events: Arc<EventWriter>,
         control: Arc<Control>,
     ) -> Self {
-        let offered: Vec<Tool> = Tool::ALL
-            .into_iter()
-            .filter(|tool| !config.blocked_tools.iter().any(|b| b == tool.name()))
-            .collect();
-        let specs = offered.iter().map(|tool| tool.spec()).collect();
-        Session {
+        let mode = config.mode;
+        let mut session = Session {
             config,
             model,
             events,
             control,
-            offered,
-            specs,
+            mode,
+            offered: Vec::new(),
+            specs: Vec::new(),
             conversation: Vec::new(),
+            todos: TodoList::default(),
             totals: Usage::default(),
             iterations: 0,
-        }
+        };
+        session.refresh_tools();
+        session
+    }
+
+    /// The tools of the current mode, less the blocked ones.
+    fn refresh_tools(&mut self) {
+        let blocked = &self.config.blocked_tools;
+        self.offered = Tool::ALL
+            .into_iter()
+            .filter(|tool| tool.offered_in(self.mode))
+            .filter(|tool| !blocked.iter().any(|b| b == tool.name()))
+            .collect();
+        self.specs = self.offered.iter().map(|tool| tool.spec()).collect();
     }
 
     /// Runs to the end and returns why it ended; `session-start` is the
@@ -99,9 +131,9 @@ impl Session {
             resumed: false,
         });
         self.conversation.push(Message::System {
-            text: prompt::system_prompt(&self.config),
+            text: prompt::system_prompt(&self.config, self.mode),
         });
-        let images = std::mem::take(&mut self.config.images);
+        let images = self.config.images.clone();
         self.add_user_message(self.config.prompt.clone(), MessageSource::Prompt, images);
 
         // A bug that panics mid-session still ends the stream properly:
@@ -178,8 +210,18 @@ impl Session {
                     // stays valid for the provider.
                     ToolOutput::fail("not run: the session was cancelled")
                 } else {
-                    self.run_tool_call(&call.id, &call.name, &call.arguments)
+                    match self
+                        .run_tool_call(&call.id, &call.name, &call.arguments)
                         .await
+                    {
+                        Step::Done(result) => result,
+                        Step::PlanApproved(plan) => {
+                            // The rest of this turn belongs to the old
+                            // context, which is gone.
+                            self.start_implementing(plan);
+                            break;
+                        }
+                    }
                 };
                 self.conversation.push(Message::Tool(ToolResultMessage {
                     call_id: call.id.clone(),
@@ -228,7 +270,7 @@ impl Session {
     }
 
     /// Announces, checks and runs one tool call, and reports its result.
-    async fn run_tool_call(&self, id: &str, name: &str, raw_arguments: &str) -> ToolOutput {
+    async fn run_tool_call(&mut self, id: &str, name: &str, raw_arguments: &str) -> Step {
         let started = Instant::now();
         let parsed = tools::parse_arguments(raw_arguments);
         self.events.emit(Event::ToolCallStart {
@@ -239,39 +281,48 @@ impl Session {
                 .unwrap_or_else(|_| Value::Object(Default::default())),
             iteration: self.iterations,
         });
-        let result = match (self.check_tool(name), parsed) {
-            (Err(refusal), _) => refusal,
-            (Ok(_), Err(problem)) => ToolOutput::fail(format!(
+        let step = match (self.resolve_tool(name), parsed) {
+            (Err(refusal), _) => Step::Done(refusal),
+            (Ok(_), Err(problem)) => Step::Done(ToolOutput::fail(format!(
                 "{problem}: {}",
                 tools::truncate::head_tail(raw_arguments, 2_000)
-            )),
-            (Ok(tool), Ok(arguments)) => {
-                let ctx = ToolContext {
-                    work_dir: self.config.work_dir.clone(),
-                    events: self.events.clone(),
-                    cancel: self.control.cancel.clone(),
-                    exec: self.config.exec.clone(),
-                    web: self.config.web.clone(),
-                    images_supported: self.config.model.images,
-                };
-                tools::run(tool, id, &arguments, &ctx).await
-            }
+            ))),
+            (Ok(tool), Ok(arguments)) => match self.pass_checks(id, tool, &arguments).await {
+                Err(refusal) => Step::Done(refusal),
+                Ok(()) if tool.runs_in_session() => {
+                    self.run_session_tool(id, tool, &arguments).await
+                }
+                Ok(()) => {
+                    let ctx = ToolContext {
+                        work_dir: self.config.work_dir.clone(),
+                        events: self.events.clone(),
+                        cancel: self.control.cancel.clone(),
+                        exec: self.config.exec.clone(),
+                        web: self.config.web.clone(),
+                        images_supported: self.config.model.images,
+                    };
+                    Step::Done(tools::run(tool, id, &arguments, &ctx).await)
+                }
+            },
         };
-        let (output, truncated) = tools::truncate::cap(&result.output, EVENT_OUTPUT_LIMIT);
+        let (ok, text) = match &step {
+            Step::Done(result) => (result.ok, result.output.as_str()),
+            Step::PlanApproved(_) => (true, "plan approved; continuing in implement mode"),
+        };
+        let (output, truncated) = tools::truncate::cap(text, EVENT_OUTPUT_LIMIT);
         self.events.emit(Event::ToolResult {
             id: id.to_owned(),
             name: name.to_owned(),
-            ok: result.ok,
+            ok,
             output,
             truncated,
             duration_ms: tools::elapsed_ms(started),
         });
-        result
+        step
     }
 
-    /// The chain every call passes before it runs. Later checks (approval
-    /// policy, plan mode) join here.
-    fn check_tool(&self, name: &str) -> Result<Tool, ToolOutput> {
+    /// The tool by name, if this session offers it.
+    fn resolve_tool(&self, name: &str) -> Result<Tool, ToolOutput> {
         if self
             .config
             .blocked_tools
@@ -285,7 +336,8 @@ impl Session {
         match Tool::from_name(name).filter(|tool| self.offered.contains(tool)) {
             Some(tool) => Ok(tool),
             None => Err(ToolOutput::fail(format!(
-                "unknown tool {name:?}; the tools are: {}",
+                "unknown tool {name:?} in {} mode; the tools are: {}",
+                self.mode.as_str(),
                 self.offered
                     .iter()
                     .map(|tool| tool.name())
@@ -293,6 +345,191 @@ impl Session {
                     .join(", ")
             ))),
         }
+    }
+
+    /// The chain of checks (plan mode, approval policy); asks a person
+    /// when the policy says so.
+    async fn pass_checks(&self, id: &str, tool: Tool, arguments: &Value) -> Result<(), ToolOutput> {
+        match self.config.checks.verdict(self.mode, tool, arguments) {
+            Verdict::Allow => Ok(()),
+            Verdict::Deny(reason) => Err(ToolOutput::fail(reason)),
+            Verdict::Ask { action, reason } => {
+                let request = Request {
+                    action: Some(action.clone()),
+                    reason: Some(reason),
+                    ..Request::default()
+                };
+                match self.ask_person(id, HitlKind::Approval, request).await {
+                    Outcome::Answered(answer) => match answer.decision {
+                        Decision::Approve | Decision::Edit => Ok(()),
+                        Decision::Reject => {
+                            let why = match answer.by {
+                                ResolvedBy::Timeout => {
+                                    "nobody approved it before the deadline".to_owned()
+                                }
+                                ResolvedBy::Stdin | ResolvedBy::File | ResolvedBy::Cancel => {
+                                    match answer.data.get("reason").and_then(Value::as_str) {
+                                        Some(reason) => format!("the person refused: {reason}"),
+                                        None => "the person refused it".to_owned(),
+                                    }
+                                }
+                            };
+                            Err(ToolOutput::fail(format!("refused ({action}): {why}")))
+                        }
+                    },
+                    Outcome::Cancelled => {
+                        Err(ToolOutput::fail("not run: the session was cancelled"))
+                    }
+                }
+            }
+        }
+    }
+
+    async fn ask_person(&self, id: &str, kind: HitlKind, request: Request) -> Outcome {
+        hitl::wait_for_person(
+            &self.control.hitl,
+            &self.config.hitl,
+            &self.events,
+            &self.control.cancel,
+            id,
+            kind,
+            Decision::Reject,
+            request,
+        )
+        .await
+    }
+
+    async fn run_session_tool(&mut self, id: &str, tool: Tool, arguments: &Value) -> Step {
+        match tool {
+            Tool::TodoWrite => Step::Done(match tools::parse::<TodoWriteArgs>(tool, arguments) {
+                Err(fail) => fail,
+                Ok(args) => match self.todos.replace(args.todos) {
+                    Err(problem) => ToolOutput::fail(problem),
+                    Ok(list) => {
+                        self.events.emit(Event::TodosUpdate {
+                            todos: list.to_vec(),
+                        });
+                        ToolOutput::ok(format!("todo list updated:\n{}", self.todos.render()))
+                    }
+                },
+            }),
+            Tool::AskUser => Step::Done(match tools::parse::<AskUserArgs>(tool, arguments) {
+                Err(fail) => fail,
+                Ok(args) => self.ask_user(id, args).await,
+            }),
+            Tool::WritePlan => match tools::parse::<WritePlanArgs>(tool, arguments) {
+                Err(fail) => Step::Done(fail),
+                Ok(args) => self.submit_plan(id, args.plan).await,
+            },
+            Tool::ReadFile
+            | Tool::WriteFile
+            | Tool::EditFile
+            | Tool::ListDir
+            | Tool::Glob
+            | Tool::Grep
+            | Tool::Exec
+            | Tool::WebFetch => Step::Done(ToolOutput::fail(format!(
+                "internal error: {} is not a session tool",
+                tool.name()
+            ))),
+        }
+    }
+
+    async fn ask_user(&self, id: &str, args: AskUserArgs) -> ToolOutput {
+        if args.question.trim().is_empty() {
+            return ToolOutput::fail("the question is empty");
+        }
+        let request = Request {
+            question: Some(args.question),
+            options: args.options,
+            ..Request::default()
+        };
+        match self.ask_person(id, HitlKind::AskUser, request).await {
+            Outcome::Cancelled => ToolOutput::fail("not answered: the session was cancelled"),
+            Outcome::Answered(answer) => match (answer.decision, answer.by) {
+                (_, ResolvedBy::Timeout) => ToolOutput::ok(format!(
+                    "No answer came before the deadline ({} s); the default applies: no answer. \
+                     Go on with your best judgement and say what you assumed.",
+                    self.config.hitl.timeout.as_secs()
+                )),
+                (Decision::Reject, _) => ToolOutput::ok("The user declined to answer."),
+                (Decision::Approve | Decision::Edit, _) => {
+                    match answer.data.get("answer").map(|value| match value {
+                        Value::String(text) => text.clone(),
+                        other => other.to_string(),
+                    }) {
+                        Some(text) => ToolOutput::ok(format!("The user answered: {text}")),
+                        None => ToolOutput::ok("The user approved, without an answer text."),
+                    }
+                }
+            },
+        }
+    }
+
+    async fn submit_plan(&self, id: &str, plan: String) -> Step {
+        if plan.trim().is_empty() {
+            return Step::Done(ToolOutput::fail("the plan is empty"));
+        }
+        let request = Request {
+            content: Some(plan.clone()),
+            ..Request::default()
+        };
+        let answer = match self.ask_person(id, HitlKind::Plan, request).await {
+            Outcome::Cancelled => {
+                return Step::Done(ToolOutput::fail("not confirmed: the session was cancelled"));
+            }
+            Outcome::Answered(answer) => answer,
+        };
+        match (answer.decision, answer.by) {
+            (_, ResolvedBy::Timeout) => Step::Done(ToolOutput::fail(
+                "Nobody confirmed the plan before the deadline. Do not change anything; \
+                 end with a summary of the plan in your answer.",
+            )),
+            (Decision::Approve, _) => Step::PlanApproved(plan),
+            (Decision::Edit, _) => match answer.data.get("plan").and_then(Value::as_str) {
+                Some(edited) if !edited.trim().is_empty() => Step::PlanApproved(edited.to_owned()),
+                _ => Step::PlanApproved(plan),
+            },
+            (Decision::Reject, _) => {
+                let feedback = answer
+                    .data
+                    .get("feedback")
+                    .and_then(Value::as_str)
+                    .unwrap_or("(no feedback given)");
+                Step::Done(ToolOutput::fail(format!(
+                    "The plan was rejected. Feedback: {feedback}\n\
+                     Revise the plan (you are still in plan mode) and submit it again with write_plan."
+                )))
+            }
+        }
+    }
+
+    /// `plan-confirmed`, a fresh context (system prompt, task, approved
+    /// plan, todos), `mode-changed`, and every tool again.
+    fn start_implementing(&mut self, plan: String) {
+        self.events
+            .emit(Event::PlanConfirmed { plan: plan.clone() });
+        let from = self.mode;
+        self.mode = Mode::Implement;
+        self.refresh_tools();
+        let mut task = format!("{}\n\n## The approved plan\n\n{plan}", self.config.prompt);
+        if !self.todos.items().is_empty() {
+            task.push_str("\n\n## Todo list\n\n");
+            task.push_str(&self.todos.render());
+        }
+        self.conversation = vec![
+            Message::System {
+                text: prompt::system_prompt(&self.config, self.mode),
+            },
+            Message::User {
+                text: task,
+                images: self.config.images.clone(),
+            },
+        ];
+        self.events.emit(Event::ModeChanged {
+            from,
+            to: self.mode,
+        });
     }
 
     fn add_user_message(&mut self, text: String, source: MessageSource, images: Vec<Image>) {

@@ -4,7 +4,7 @@
 use super::SessionConfig;
 use crate::protocol::events::Mode;
 
-pub fn system_prompt(config: &SessionConfig) -> String {
+pub fn system_prompt(config: &SessionConfig, mode: Mode) -> String {
     let mut prompt = format!(
         "You are a coding agent working in the folder {}. \
          Use the tools to inspect and change files and to run commands; paths are relative to that folder. \
@@ -12,11 +12,15 @@ pub fn system_prompt(config: &SessionConfig) -> String {
          When the task is done, reply with a short summary and no tool call.",
         config.work_dir.display()
     );
-    match config.mode {
+    match mode {
         Mode::Implement => {
             prompt.push_str("\n\nA plan for this task was approved. Implement it step by step.")
         }
-        Mode::Normal | Mode::Plan => {}
+        Mode::Plan => prompt.push_str(
+            "\n\nYou are in plan mode: nothing may change yet. Investigate with the read-only tools, \
+             then submit a step-by-step plan with write_plan and wait for its approval.",
+        ),
+        Mode::Normal => {}
     }
     if let Some(summary) = config
         .previous_summary

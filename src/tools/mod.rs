@@ -4,6 +4,7 @@
 pub mod edit;
 pub mod exec;
 pub mod files;
+pub mod interactive;
 pub mod paths;
 pub mod search;
 pub mod truncate;
@@ -19,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::model::ToolSpec;
 use crate::protocol::EventWriter;
-use crate::protocol::events::ActivityKind;
+use crate::protocol::events::{ActivityKind, Mode};
 
 /// Every tool name of the wire contract, implemented here or not yet:
 /// `--blocked-tools` accepts these and nothing else.
@@ -52,10 +53,13 @@ pub enum Tool {
     Grep,
     Exec,
     WebFetch,
+    TodoWrite,
+    AskUser,
+    WritePlan,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 8] = [
+    pub const ALL: [Tool; 11] = [
         Tool::ReadFile,
         Tool::WriteFile,
         Tool::EditFile,
@@ -64,6 +68,9 @@ impl Tool {
         Tool::Grep,
         Tool::Exec,
         Tool::WebFetch,
+        Tool::TodoWrite,
+        Tool::AskUser,
+        Tool::WritePlan,
     ];
 
     pub fn name(self) -> &'static str {
@@ -76,6 +83,9 @@ impl Tool {
             Tool::Grep => "grep",
             Tool::Exec => "exec",
             Tool::WebFetch => "web_fetch",
+            Tool::TodoWrite => "todo_write",
+            Tool::AskUser => "ask_user",
+            Tool::WritePlan => "write_plan",
         }
     }
 
@@ -91,7 +101,33 @@ impl Tool {
             Tool::Glob | Tool::Grep => ActivityKind::Searching,
             Tool::Exec => ActivityKind::RunningCommand,
             Tool::WebFetch => ActivityKind::FetchingUrl,
+            Tool::TodoWrite => ActivityKind::CreatingTodos,
+            Tool::AskUser => ActivityKind::AskingUser,
+            Tool::WritePlan => ActivityKind::Planning,
         }
+    }
+
+    /// Whether the mode offers the tool: plan mode has no tool that
+    /// writes, and only plan mode has `write_plan`.
+    pub fn offered_in(self, mode: Mode) -> bool {
+        match self {
+            Tool::WriteFile | Tool::EditFile => mode != Mode::Plan,
+            Tool::WritePlan => mode == Mode::Plan,
+            Tool::ReadFile
+            | Tool::ListDir
+            | Tool::Glob
+            | Tool::Grep
+            | Tool::Exec
+            | Tool::WebFetch
+            | Tool::TodoWrite
+            | Tool::AskUser => true,
+        }
+    }
+
+    /// Tools the session runs itself: they wait for a person or change
+    /// the session's state, not the work dir.
+    pub fn runs_in_session(self) -> bool {
+        matches!(self, Tool::TodoWrite | Tool::AskUser | Tool::WritePlan)
     }
 
     pub fn spec(self) -> ToolSpec {
@@ -104,6 +140,9 @@ impl Tool {
             Tool::Grep => (search::GREP_DESCRIPTION, search::grep_schema()),
             Tool::Exec => (exec::DESCRIPTION, exec::schema()),
             Tool::WebFetch => (web::DESCRIPTION, web::schema()),
+            Tool::TodoWrite => (interactive::TODO_DESCRIPTION, interactive::todo_schema()),
+            Tool::AskUser => (interactive::ASK_DESCRIPTION, interactive::ask_schema()),
+            Tool::WritePlan => (interactive::PLAN_DESCRIPTION, interactive::plan_schema()),
         };
         ToolSpec {
             name: self.name().to_owned(),
@@ -189,10 +228,15 @@ pub async fn run(tool: Tool, call_id: &str, arguments: &Value, ctx: &ToolContext
             Ok(args) => web::fetch(args, ctx).await,
             Err(fail) => fail,
         },
+        // The session runs these itself (see `Tool::runs_in_session`).
+        Tool::TodoWrite | Tool::AskUser | Tool::WritePlan => ToolOutput::fail(format!(
+            "internal error: {} is run by the session, not the tool registry",
+            tool.name()
+        )),
     }
 }
 
-fn parse<T: DeserializeOwned>(tool: Tool, arguments: &Value) -> Result<T, ToolOutput> {
+pub fn parse<T: DeserializeOwned>(tool: Tool, arguments: &Value) -> Result<T, ToolOutput> {
     serde_json::from_value(arguments.clone()).map_err(|err| {
         ToolOutput::fail(format!(
             "bad arguments for {}: {err}. Expected: {}",

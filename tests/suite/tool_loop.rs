@@ -47,7 +47,9 @@ fn openai_tool_loop_runs_tools_and_sends_results_back() {
             "glob",
             "grep",
             "exec",
-            "web_fetch"
+            "web_fetch",
+            "todo_write",
+            "ask_user"
         ])
     );
 

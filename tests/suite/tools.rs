@@ -71,7 +71,9 @@ fn blocked_tools_are_not_offered_and_refused_when_called() {
             "edit_file",
             "list_dir",
             "glob",
-            "grep"
+            "grep",
+            "todo_write",
+            "ask_user"
         ])
     );
     let requests = server.requests();
