@@ -304,6 +304,44 @@ mod tests {
     }
 
     #[test]
+    fn person_in_the_loop_steps_are_readable() {
+        use crate::protocol::events::{HitlKind, Mode, ResolvedBy};
+        let mut r = TextRenderer::default();
+        let request = r
+            .render(&Event::HitlRequest {
+                id: "q1".into(),
+                kind: HitlKind::AskUser,
+                deadline: Some("2026-11-30T13:00:00.000Z".into()),
+                default_decision: "reject".into(),
+                question: Some("Which database?".into()),
+                options: Some(vec!["sqlite".into(), "postgres".into()]),
+                content: None,
+                action: None,
+                reason: None,
+            })
+            .unwrap();
+        assert_eq!(
+            request,
+            "?? waiting for a person (ask-user, id q1)\n   question: Which database?\n   options: sqlite / postgres\n   deadline: 2026-11-30T13:00:00.000Z\n   default: reject\n"
+        );
+        let resolved = r
+            .render(&Event::HitlResolved {
+                id: "q1".into(),
+                decision: "approve".into(),
+                by: ResolvedBy::File,
+            })
+            .unwrap();
+        assert_eq!(resolved, "   answered q1: approve (by file)\n");
+        let changed = r
+            .render(&Event::ModeChanged {
+                from: Mode::Plan,
+                to: Mode::Implement,
+            })
+            .unwrap();
+        assert_eq!(changed, "== mode plan -> implement\n");
+    }
+
+    #[test]
     fn accepted_acks_are_quiet_refused_ones_are_shown() {
         let mut r = TextRenderer::default();
         assert!(
