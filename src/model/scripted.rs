@@ -2,9 +2,9 @@
 //! a server streamed them. Used by the README demo, by integrators testing
 //! their proxy at no model cost, and by tests and benchmarks.
 //!
-//! Which turn to play is derived from the conversation (the number of
-//! assistant turns already in it), so a restored session picks up the script
-//! where it left off.
+//! Turn N is played for the N-th model call of the process, whatever
+//! happened to the conversation in between (a plan approval starts it
+//! afresh, so it cannot be counted from there).
 
 use std::path::Path;
 use std::time::Duration;
@@ -66,6 +66,7 @@ const ARGUMENT_CHUNK_CHARS: usize = 24;
 
 pub struct ScriptedModel {
     script: Script,
+    calls: std::sync::atomic::AtomicUsize,
 }
 
 impl ScriptedModel {
@@ -82,11 +83,14 @@ impl ScriptedModel {
         if script.turns.is_empty() {
             return Err(ScriptError::Empty { path: shown });
         }
-        Ok(ScriptedModel { script })
+        Ok(ScriptedModel::from_script(script))
     }
 
     pub fn from_script(script: Script) -> Self {
-        ScriptedModel { script }
+        ScriptedModel {
+            script,
+            calls: std::sync::atomic::AtomicUsize::new(0),
+        }
     }
 
     pub async fn complete(
@@ -94,11 +98,9 @@ impl ScriptedModel {
         request: &ModelRequest<'_>,
         sink: &mut dyn StreamSink,
     ) -> Result<(), ModelError> {
-        let played = request
-            .messages
-            .iter()
-            .filter(|message| matches!(message, Message::Assistant(_)))
-            .count();
+        let played = self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let turn = self.script.turns.get(played).ok_or_else(|| {
             ModelError::Script(format!(
                 "the scripted model has {} turn(s) and the session asked for turn {}",
