@@ -26,6 +26,38 @@ pub struct Config {
     pub web_fetch: WebFetchConfig,
     pub approval: crate::session::checks::ApprovalConfig,
     pub hitl: HitlConfig,
+    pub state: StateConfig,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StateConfig {
+    /// Sessions older than this are removed (1 to 3650; else 14).
+    pub retention_days: i64,
+    /// The state folder is kept under this (16 to 1048576; else 2048).
+    pub max_total_mb: i64,
+    /// Files larger than this are not captured in checkpoints (1 to 1024).
+    pub max_file_mb: u64,
+}
+
+impl Default for StateConfig {
+    fn default() -> Self {
+        StateConfig {
+            retention_days: crate::state::retention::DEFAULT_RETENTION_DAYS as i64,
+            max_total_mb: crate::state::retention::DEFAULT_MAX_TOTAL_MB as i64,
+            max_file_mb: 16,
+        }
+    }
+}
+
+impl StateConfig {
+    pub fn retention(&self) -> (crate::state::retention::Retention, Vec<String>) {
+        crate::state::retention::RetentionConfig {
+            retention_days: self.retention_days,
+            max_total_mb: self.max_total_mb,
+        }
+        .policy()
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -169,6 +201,9 @@ impl Config {
                     "models.{alias}.temperature must be between 0 and 2"
                 ));
             }
+        }
+        if !(1..=1024).contains(&self.state.max_file_mb) {
+            return Err("state.max_file_mb must be between 1 and 1024".into());
         }
         if !(1..=86_400).contains(&self.hitl.timeout_secs) {
             return Err("hitl.timeout_secs must be between 1 and 86400".into());

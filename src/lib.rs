@@ -11,6 +11,7 @@ pub mod config;
 pub mod model;
 pub mod protocol;
 pub mod session;
+pub mod state;
 pub mod tools;
 
 /// `0.1.0+<git revision>`, as printed by `--version` and `session-start`.

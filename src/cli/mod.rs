@@ -1,7 +1,7 @@
 //! Command line: flags and environment become a [`SessionConfig`], the
 //! session runs, and its end becomes the exit status.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,7 +19,9 @@ use crate::protocol::redact::Redactor;
 use crate::protocol::{EventWriter, OutputFormat, reader, tty};
 use crate::session::checks::Checks;
 use crate::session::hitl::HitlSettings;
-use crate::session::{Control, Session, SessionConfig, control};
+use crate::session::{Control, RestorePoint, Session, SessionConfig, StateSetup, control};
+use crate::state::retention::Retention;
+use crate::state::{self, SessionDir, checkpoint};
 use crate::tools::{self, exec::ExecSettings};
 
 /// Exit status for a usage error (bad flags, bad config).
@@ -103,9 +105,16 @@ pub struct Cli {
     #[arg(long)]
     pub unattended: bool,
 
-    /// Continue from a checkpoint (not available yet).
+    /// Continue a session from a checkpoint (the path a checkpoint-saved
+    /// event gave): files, conversation, todos and mode as they were, with
+    /// --prompt as the next user message.
     #[arg(long, value_name = "PATH")]
     pub restore_checkpoint: Option<PathBuf>,
+
+    /// Where sessions keep their journal and checkpoints
+    /// (default: $XDG_STATE_HOME/agent or ~/.local/state/agent).
+    #[arg(long, value_name = "DIR", env = "AGENT_STATE_DIR")]
+    pub state_dir: Option<PathBuf>,
 
     /// Give the model an image with the prompt: a file or an http(s) URL
     /// (PNG, JPEG, GIF or WebP, at most 5 MiB). Repeatable.
@@ -190,6 +199,11 @@ pub fn main() -> ExitCode {
 
 struct Prepared {
     image_sources: Vec<String>,
+    session_dir: SessionDir,
+    state_dir: PathBuf,
+    retention: Retention,
+    /// Held until the process ends: the session is live while it is.
+    _lock: std::fs::File,
     config: SessionConfig,
     model: ModelClient,
     format: OutputFormat,
@@ -200,14 +214,6 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
     let Some(prompt) = cli.prompt.filter(|p| !p.trim().is_empty()) else {
         return Err(usage("--prompt TEXT is required (and must not be empty)"));
     };
-    let not_yet = |flag: &str, issue: &str| {
-        usage(format!(
-            "{flag} is not supported by this version yet ({issue}); run without it"
-        ))
-    };
-    if cli.restore_checkpoint.is_some() {
-        return Err(not_yet("--restore-checkpoint", "checkpoints come later"));
-    }
     let mode = match cli.mode {
         CliMode::Normal => Mode::Normal,
         CliMode::Implement => Mode::Implement,
@@ -224,14 +230,32 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
             )));
         }
     }
-    let session_id = match cli.session_id {
-        Some(id) if valid_session_id(&id) => id,
-        Some(id) => {
+    let restore = match &cli.restore_checkpoint {
+        None => None,
+        Some(path) => {
+            let path = path
+                .canonicalize()
+                .map_err(|err| usage(format!("--restore-checkpoint {}: {err}", path.display())))?;
+            let manifest = checkpoint::load_manifest(&path)
+                .map_err(|err| usage(format!("--restore-checkpoint: {err}")))?;
+            Some(RestorePoint { path, manifest })
+        }
+    };
+    let session_id = match (cli.session_id, &restore) {
+        (Some(id), Some(point)) if id != point.manifest.session_id => {
+            return Err(usage(format!(
+                "--session-id {id:?} does not match the checkpoint's session {:?}",
+                point.manifest.session_id
+            )));
+        }
+        (_, Some(point)) => point.manifest.session_id.clone(),
+        (Some(id), None) if valid_session_id(&id) => id,
+        (Some(id), None) => {
             return Err(usage(format!(
                 "--session-id {id:?}: use 1 to 128 letters, digits, '.', '_' or '-'"
             )));
         }
-        None => new_session_id(),
+        (None, None) => new_session_id(),
     };
     let work_dir = cli
         .work_dir
@@ -258,8 +282,47 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
             Some(canonical)
         }
     };
+    let state_dir = match &restore {
+        Some(point) => checkpoint::session_dir_of(&point.path)
+            .ok()
+            .and_then(|dir| dir.root.parent()?.parent().map(Path::to_path_buf))
+            .ok_or_else(|| {
+                usage("--restore-checkpoint: the checkpoint is not inside a state folder")
+            })?,
+        None => cli
+            .state_dir
+            .clone()
+            .or_else(state::default_state_dir)
+            .ok_or_else(|| {
+                usage("no state folder: set --state-dir or AGENT_STATE_DIR (HOME is not set)")
+            })?,
+    };
+    state::private_dir(&state_dir).map_err(|err| usage(format!("state folder: {err}")))?;
+    let state_dir = state_dir
+        .canonicalize()
+        .map_err(|err| usage(format!("state folder {}: {err}", state_dir.display())))?;
+    if state_dir.starts_with(&work_dir) {
+        return Err(usage(format!(
+            "the state folder {} is inside the work dir; checkpoints would capture themselves. Use --state-dir",
+            state_dir.display()
+        )));
+    }
+    let session_dir = SessionDir::new(&state_dir, &session_id);
+    if restore.is_none() && session_dir.root.exists() {
+        return Err(usage(format!(
+            "session {session_id:?} exists already; continue it with --restore-checkpoint, or use a new --session-id"
+        )));
+    }
+    session_dir
+        .create()
+        .map_err(|err| usage(format!("session folder: {err}")))?;
+    let lock = state::lock_session(&session_dir).map_err(|err| usage(err.to_string()))?;
     let (file_config, _) =
         Config::load(cli.config.as_deref()).map_err(|err| usage(err.to_string()))?;
+    let (retention, warnings) = file_config.state.retention();
+    for warning in warnings {
+        eprintln!("agent: warning: {warning}");
+    }
     let table = aliases::ModelTable::with_overrides(file_config.models.clone());
     let model_alias = cli
         .model
@@ -331,7 +394,16 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
                 timeout: Duration::from_secs(file_config.hitl.timeout_secs),
                 dir: hitl_dir,
             },
+            state: StateSetup {
+                dir: session_dir.clone(),
+                max_file_bytes: file_config.state.max_file_mb * 1024 * 1024,
+                restore,
+            },
         },
+        session_dir,
+        state_dir,
+        retention,
+        _lock: lock,
         image_sources: cli.image,
         model,
         format: match cli.format {
@@ -345,10 +417,22 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
 async fn run(prepared: Prepared) -> u8 {
     // Restored when dropped, on every way out of this function.
     let _raw_input = tty::RawInputGuard::engage();
+    let journal_path = prepared.session_dir.journal();
+    // A restored session goes on numbering after everything it wrote,
+    // including the iteration a crash cut short.
+    let first_seq = state::journal::last_seq(&journal_path) + 1;
     let events = Arc::new(EventWriter::stdout(
         prepared.format,
         Redactor::new(prepared.secrets),
+        first_seq,
     ));
+    match state::journal::open(&journal_path) {
+        Ok(journal) => events.journal_to(Box::new(journal)),
+        Err(err) => eprintln!("agent: warning: no journal, attach will not work: {err}"),
+    }
+    let keep = prepared.config.session_id.clone();
+    let (state_dir, retention) = (prepared.state_dir.clone(), prepared.retention);
+    tokio::task::spawn_blocking(move || state::retention::prune(&state_dir, &keep, retention));
     let control = Arc::new(Control::default());
     control::cancel_on_signals(control.clone());
     let lines = reader::spawn_stdin_reader();

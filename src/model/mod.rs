@@ -127,6 +127,15 @@ pub enum ModelClient {
 }
 
 impl ModelClient {
+    /// After a restore: the calls made before, so a scripted model plays
+    /// on from the right turn.
+    pub fn resume_after(&self, calls: u32) {
+        match self {
+            ModelClient::Http(_) => {}
+            ModelClient::Scripted(model) => model.resume_after(calls as usize),
+        }
+    }
+
     /// Streams one completion into `sink`, retrying what is worth retrying.
     pub async fn complete(
         &self,

@@ -93,6 +93,11 @@ impl ScriptedModel {
         }
     }
 
+    pub fn resume_after(&self, calls: usize) {
+        self.calls
+            .store(calls, std::sync::atomic::Ordering::Relaxed);
+    }
+
     pub async fn complete(
         &self,
         request: &ModelRequest<'_>,

@@ -33,6 +33,9 @@ struct Inner {
     reader_gone: bool,
     /// Set by `session-end`: it is the last line, whatever arrives later.
     ended: bool,
+    /// The session journal: every line goes there before stdout.
+    journal: Option<Box<dyn Write + Send>>,
+    journal_failed: bool,
     /// Streamed text not written yet because it may be the start of a
     /// secret that the next piece completes (see [`Redactor::safe_cut`]).
     held: Vec<(StreamKey, String)>,
@@ -145,14 +148,25 @@ impl EventWriter {
                 next_seq: first_seq,
                 reader_gone: false,
                 ended: false,
+                journal: None,
+                journal_failed: false,
                 held: Vec::new(),
             }),
             redactor,
         }
     }
 
-    pub fn stdout(format: OutputFormat, redactor: Redactor) -> Self {
-        Self::new(Box::new(io::stdout()), format, redactor, 1)
+    pub fn stdout(format: OutputFormat, redactor: Redactor, first_seq: u64) -> Self {
+        Self::new(Box::new(io::stdout()), format, redactor, first_seq)
+    }
+
+    /// From now on every event line is appended to `journal` (as JSON,
+    /// whatever the output format) before it is written to stdout.
+    pub fn journal_to(&self, journal: Box<dyn Write + Send>) {
+        match self.inner.lock() {
+            Ok(mut guard) => guard.journal = Some(journal),
+            Err(poisoned) => poisoned.into_inner().journal = Some(journal),
+        }
     }
 
     /// Stamps, redacts, writes and flushes one event. Returns the `_seq`
@@ -226,8 +240,17 @@ impl EventWriter {
     fn write_event(&self, inner: &mut Inner, event: &Event) {
         let seq = inner.next_seq;
         inner.next_seq += 1;
+        let json = (inner.format == OutputFormat::Json || inner.journal.is_some())
+            .then(|| self.json_line(event, seq));
+        if let (Some(journal), Some(line)) = (inner.journal.as_mut(), json.as_ref())
+            && journal.write_all(line.as_bytes()).is_err()
+            && !inner.journal_failed
+        {
+            inner.journal_failed = true;
+            eprintln!("agent: the session journal cannot be written; attach will miss events");
+        }
         let line = match inner.format {
-            OutputFormat::Json => Some(self.json_line(event, seq)),
+            OutputFormat::Json => json,
             OutputFormat::Text => {
                 let redacted = self.redacted_event(event);
                 inner.text.render(&redacted)

@@ -2,6 +2,7 @@
 //! Every command line is acknowledged at once, before its effect.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -14,14 +15,63 @@ use crate::protocol::reader::{MAX_COMMAND_LINE_BYTES, StdinLine};
 use crate::protocol::{Command, Event, EventWriter, parse_command};
 
 /// State the command dispatcher shares with the loop.
-#[derive(Default)]
 pub struct Control {
     pub cancel: CancellationToken,
     pub hitl: HitlDesk,
     injected: Mutex<VecDeque<String>>,
+    /// The iteration a `rollback` asked for; the loop acts on it when the
+    /// cancel it also triggered has stopped the work in flight.
+    rollback: Mutex<Option<u32>>,
+    /// The highest iteration with a saved checkpoint (-1: none yet).
+    last_checkpoint: AtomicI64,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control {
+            cancel: CancellationToken::new(),
+            hitl: HitlDesk::default(),
+            injected: Mutex::new(VecDeque::new()),
+            rollback: Mutex::new(None),
+            last_checkpoint: AtomicI64::new(-1),
+        }
+    }
 }
 
 impl Control {
+    pub fn checkpoint_saved(&self, iteration: u32) {
+        self.last_checkpoint
+            .fetch_max(i64::from(iteration), Ordering::SeqCst);
+    }
+
+    pub fn check_rollback(&self, iteration: u32) -> Result<(), String> {
+        let last = self.last_checkpoint.load(Ordering::SeqCst);
+        if i64::from(iteration) <= last {
+            Ok(())
+        } else if last < 0 {
+            Err("no checkpoint has been saved yet".to_owned())
+        } else {
+            Err(format!(
+                "no checkpoint for iteration {iteration}; the last one is {last}"
+            ))
+        }
+    }
+
+    pub fn request_rollback(&self, iteration: u32) {
+        match self.rollback.lock() {
+            Ok(mut guard) => *guard = Some(iteration),
+            Err(poisoned) => *poisoned.into_inner() = Some(iteration),
+        }
+        self.cancel.cancel();
+    }
+
+    pub fn take_rollback(&self) -> Option<u32> {
+        match self.rollback.lock() {
+            Ok(mut guard) => guard.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        }
+    }
+
     pub fn push_inject(&self, text: String) {
         self.lock_injected().push_back(text);
     }
@@ -134,13 +184,12 @@ fn apply(command: Command, control: &Control, events: &EventWriter) {
             }
         }
         Command::Rollback { iteration } => {
-            refuse(
-                events,
-                kind,
-                format!(
-                    "cannot roll back to iteration {iteration}: this version keeps no checkpoints yet"
-                ),
-            );
+            if let Err(reason) = control.check_rollback(iteration) {
+                refuse(events, kind, reason);
+                return;
+            }
+            accept(events, kind);
+            control.request_rollback(iteration);
         }
     }
 }

@@ -29,6 +29,8 @@ use crate::protocol::events::{
 use crate::tools::interactive::{AskUserArgs, TodoWriteArgs, WritePlanArgs};
 use crate::tools::{self, EVENT_OUTPUT_LIMIT, MODEL_OUTPUT_LIMIT, Tool, ToolContext, ToolOutput};
 
+use crate::state::checkpoint::{self, Checkpointer, Manifest, SessionState};
+use crate::state::{SessionDir, StateError};
 use checks::{Checks, Verdict};
 pub use control::Control;
 use hitl::{HitlSettings, Outcome, Request};
@@ -53,6 +55,20 @@ pub struct SessionConfig {
     pub images: Vec<Image>,
     pub checks: Checks,
     pub hitl: HitlSettings,
+    pub state: StateSetup,
+}
+
+/// Where the session keeps its checkpoints, and where it resumes from.
+pub struct StateSetup {
+    pub dir: SessionDir,
+    /// Larger files are not captured in checkpoints.
+    pub max_file_bytes: u64,
+    pub restore: Option<RestorePoint>,
+}
+
+pub struct RestorePoint {
+    pub path: PathBuf,
+    pub manifest: Manifest,
 }
 
 pub struct Session {
@@ -65,8 +81,11 @@ pub struct Session {
     specs: Vec<ToolSpec>,
     conversation: Vec<Message>,
     todos: TodoList,
+    plan: Option<String>,
     totals: Usage,
     iterations: u32,
+    model_calls: u32,
+    checkpointer: Checkpointer,
 }
 
 /// What running one tool call led to.
@@ -84,6 +103,11 @@ impl Session {
         control: Arc<Control>,
     ) -> Self {
         let mode = config.mode;
+        let checkpointer = Checkpointer::new(
+            config.state.dir.clone(),
+            &config.work_dir,
+            config.state.max_file_bytes,
+        );
         let mut session = Session {
             config,
             model,
@@ -94,8 +118,11 @@ impl Session {
             specs: Vec::new(),
             conversation: Vec::new(),
             todos: TodoList::default(),
+            plan: None,
             totals: Usage::default(),
             iterations: 0,
+            model_calls: 0,
+            checkpointer,
         };
         session.refresh_tools();
         session
@@ -116,10 +143,15 @@ impl Session {
     /// first event written and `session-end` the last, whatever happens.
     pub async fn run(mut self) -> ExitReason {
         let started = Instant::now();
+        let restore = self.config.state.restore.take();
+        let resumed = match &restore {
+            Some(point) => Some(self.resume(&point.manifest).map(|()| point)),
+            None => None,
+        };
         self.events.emit(Event::SessionStart {
             session_id: self.config.session_id.clone(),
             model: self.config.model_alias.clone(),
-            mode: self.config.mode,
+            mode: self.mode,
             version: self.config.version.clone(),
             protocol: PROTOCOL_VERSION,
             work_dir: self.config.work_dir.display().to_string(),
@@ -128,13 +160,43 @@ impl Session {
                 .iter()
                 .map(|tool| tool.name().to_owned())
                 .collect(),
-            resumed: false,
+            resumed: resumed.is_some(),
         });
-        self.conversation.push(Message::System {
-            text: prompt::system_prompt(&self.config, self.mode),
-        });
-        let images = self.config.images.clone();
-        self.add_user_message(self.config.prompt.clone(), MessageSource::Prompt, images);
+        let reason = match resumed {
+            Some(Err(err)) => {
+                self.events.emit(Event::Error {
+                    code: "restore-failed".to_owned(),
+                    message: format!("cannot restore the checkpoint: {err}"),
+                    fatal: true,
+                    attempt: None,
+                });
+                Some(ExitReason::Error)
+            }
+            Some(Ok(point)) => {
+                self.control.checkpoint_saved(point.manifest.iteration);
+                self.events.emit(Event::CheckpointRestored {
+                    iteration: point.manifest.iteration,
+                    checkpoint: point.path.display().to_string(),
+                });
+                let images = self.config.images.clone();
+                self.add_user_message(self.config.prompt.clone(), MessageSource::Prompt, images);
+                None
+            }
+            None => {
+                self.conversation.push(Message::System {
+                    text: prompt::system_prompt(&self.config, self.mode),
+                });
+                let images = self.config.images.clone();
+                self.add_user_message(self.config.prompt.clone(), MessageSource::Prompt, images);
+                // Iteration 0: the work dir before the agent touched it,
+                // so everything can be undone.
+                self.save_checkpoint();
+                None
+            }
+        };
+        if let Some(reason) = reason {
+            return self.end(started, reason);
+        }
 
         // A bug that panics mid-session still ends the stream properly:
         // the proxy must always see `session-end`.
@@ -155,6 +217,23 @@ impl Session {
                 ExitReason::Error
             }
         };
+        let reason = match reason {
+            ExitReason::Cancelled => match self.control.take_rollback() {
+                Some(iteration) => self.roll_back(iteration),
+                None => {
+                    self.save_checkpoint();
+                    ExitReason::Cancelled
+                }
+            },
+            ExitReason::Completed
+            | ExitReason::MaxIterations
+            | ExitReason::Error
+            | ExitReason::RolledBack => reason,
+        };
+        self.end(started, reason)
+    }
+
+    fn end(&self, started: Instant, reason: ExitReason) -> ExitReason {
         self.events.emit(Event::SessionEnd {
             exit_reason: reason,
             iterations: self.iterations,
@@ -199,6 +278,7 @@ impl Session {
             let calls = turn.tool_calls.clone();
             self.conversation.push(Message::Assistant(turn));
             if calls.is_empty() {
+                self.save_checkpoint();
                 if self.control.has_injects() {
                     continue;
                 }
@@ -231,6 +311,89 @@ impl Session {
                     image: result.image,
                 }));
             }
+            if !cancel.is_cancelled() {
+                self.save_checkpoint();
+            }
+        }
+    }
+
+    /// Saves the checkpoint of the current iteration and announces it. A
+    /// failure is reported and the session goes on: losing undo is bad,
+    /// losing the work in progress would be worse.
+    fn save_checkpoint(&mut self) {
+        let state = SessionState {
+            session_id: &self.config.session_id,
+            iteration: self.iterations,
+            work_dir: &self.config.work_dir,
+            model_alias: &self.config.model_alias,
+            mode: self.mode,
+            plan: self.plan.as_deref(),
+            todos: self.todos.items(),
+            todo_next_id: self.todos.last_id(),
+            usage: self.totals,
+            model_calls: self.model_calls,
+            last_seq: self.events.next_seq().saturating_sub(1),
+            conversation: &self.conversation,
+        };
+        match self.checkpointer.save(&state) {
+            Ok((path, files_changed)) => {
+                self.control.checkpoint_saved(self.iterations);
+                self.events.emit(Event::CheckpointSaved {
+                    iteration: self.iterations,
+                    checkpoint: path.display().to_string(),
+                    files_changed,
+                });
+            }
+            Err(err) => {
+                self.events.emit(Event::warning(
+                    "checkpoint-failed",
+                    format!(
+                        "the checkpoint of iteration {} could not be saved: {err}",
+                        self.iterations
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Sets the session (files included) back to a checkpoint.
+    fn resume(&mut self, manifest: &Manifest) -> Result<(), StateError> {
+        self.checkpointer.restore_files(manifest)?;
+        self.conversation =
+            checkpoint::load_conversation(self.checkpointer.snapshotter(), manifest)?;
+        self.todos = TodoList::restored(manifest.todos.clone(), manifest.todo_next_id);
+        self.plan = manifest.plan.clone();
+        self.mode = manifest.mode;
+        self.refresh_tools();
+        self.totals = manifest.usage;
+        self.iterations = manifest.iteration;
+        self.model_calls = manifest.model_calls;
+        self.model.resume_after(manifest.model_calls);
+        Ok(())
+    }
+
+    /// `rollback`: the work dir and the conversation as they were after
+    /// `iteration`, then the end of this process.
+    fn roll_back(&mut self, iteration: u32) -> ExitReason {
+        let path = checkpoint::manifest_path(&self.config.state.dir, iteration);
+        let restored = checkpoint::load_manifest(&path).and_then(|manifest| self.resume(&manifest));
+        match restored {
+            Ok(()) => {
+                self.events.emit(Event::CheckpointRestored {
+                    iteration,
+                    checkpoint: path.display().to_string(),
+                });
+                ExitReason::RolledBack
+            }
+            Err(err) => {
+                self.events.emit(Event::Error {
+                    code: "rollback-failed".to_owned(),
+                    message: format!("cannot roll back to iteration {iteration}: {err}"),
+                    fatal: true,
+                    attempt: None,
+                });
+                ExitReason::Error
+            }
         }
     }
 
@@ -252,6 +415,7 @@ impl Session {
             max_output_tokens: self.config.model.max_output_tokens,
             temperature: self.config.model.temperature,
         };
+        self.model_calls += 1;
         self.model.complete(&request, &mut live).await?;
         let (turn, usage) = live.builder.finish();
         self.totals.input_tokens += usage.input_tokens;
@@ -509,6 +673,7 @@ impl Session {
     fn start_implementing(&mut self, plan: String) {
         self.events
             .emit(Event::PlanConfirmed { plan: plan.clone() });
+        self.plan = Some(plan.clone());
         let from = self.mode;
         self.mode = Mode::Implement;
         self.refresh_tools();

@@ -15,6 +15,19 @@ impl TodoList {
         &self.items
     }
 
+    /// The last id handed out (kept in checkpoints).
+    pub fn last_id(&self) -> u32 {
+        self.next_id
+    }
+
+    /// The list as a checkpoint kept it.
+    pub fn restored(items: Vec<Todo>, last_id: u32) -> Self {
+        TodoList {
+            items,
+            next_id: last_id,
+        }
+    }
+
     /// Replaces the list. An item keeps its id when the model sends it
     /// back, or, without an id, when its text is unchanged; a new item
     /// gets the next number.

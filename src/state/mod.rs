@@ -1,0 +1,168 @@
+//! State on the sandbox disk: one folder per session under the state
+//! folder, holding the event journal, the checkpoints and the content
+//! store they share. Folders are 0700 and files 0600: they hold the
+//! conversation and copies of the work dir.
+
+pub mod checkpoint;
+pub mod journal;
+pub mod retention;
+pub mod snapshot;
+
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// `$AGENT_STATE_DIR`, else `$XDG_STATE_HOME/agent`, else
+/// `~/.local/state/agent`: outside any work dir, on the sandbox disk.
+pub fn default_state_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(dir).join("agent"));
+    }
+    std::env::var_os("HOME")
+        .filter(|v| !v.is_empty())
+        .map(|home| PathBuf::from(home).join(".local/state/agent"))
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl StateError {
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        StateError::Io {
+            path: path.display().to_string(),
+            source,
+        }
+    }
+}
+
+/// Creates `dir` and its missing parents as 0700, and tightens `dir`
+/// itself if it existed with looser bits.
+pub fn private_dir(dir: &Path) -> Result<(), StateError> {
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|err| StateError::io(dir, err))?;
+    let meta = std::fs::metadata(dir).map_err(|err| StateError::io(dir, err))?;
+    if meta.permissions().mode() & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|err| StateError::io(dir, err))?;
+    }
+    Ok(())
+}
+
+/// Writes a 0600 file through a temp file, fsync and rename, then syncs
+/// the folder: after a crash the file is either the old one or the new
+/// one, never a mix.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
+    let dir = path
+        .parent()
+        .ok_or_else(|| StateError::Invalid(format!("{} has no folder", path.display())))?;
+    let temp = dir.join(format!(
+        ".{}.tmp{}",
+        path.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
+        fastrand::u32(..)
+    ));
+    let result = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)?;
+        std::fs::File::open(dir)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result.map_err(|err| StateError::io(path, err))
+}
+
+/// The folder of one session.
+#[derive(Debug, Clone)]
+pub struct SessionDir {
+    pub root: PathBuf,
+}
+
+impl SessionDir {
+    pub fn new(state_dir: &Path, session_id: &str) -> Self {
+        SessionDir {
+            root: state_dir.join("sessions").join(session_id),
+        }
+    }
+
+    pub fn create(&self) -> Result<(), StateError> {
+        private_dir(&self.root)?;
+        private_dir(&self.objects())?;
+        private_dir(&self.checkpoints())
+    }
+
+    pub fn journal(&self) -> PathBuf {
+        self.root.join("journal.jsonl")
+    }
+
+    pub fn objects(&self) -> PathBuf {
+        self.root.join("objects")
+    }
+
+    pub fn checkpoints(&self) -> PathBuf {
+        self.root.join("checkpoints")
+    }
+
+    pub fn control_socket(&self) -> PathBuf {
+        self.root.join("control.sock")
+    }
+
+    /// Held (flock) by the live process: retention never removes a
+    /// session whose lock is taken, and `attach` knows it is live.
+    pub fn lock_file(&self) -> PathBuf {
+        self.root.join("lock")
+    }
+}
+
+/// Takes the session's lock for the life of the process.
+pub fn lock_session(dir: &SessionDir) -> Result<std::fs::File, StateError> {
+    let path = dir.lock_file();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .open(&path)
+        .map_err(|err| StateError::io(&path, err))?;
+    rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).map_err(
+        |_| {
+            StateError::Invalid(format!(
+                "session {} is already running in another process",
+                dir.root.display()
+            ))
+        },
+    )?;
+    Ok(file)
+}
+
+/// Whether a live process holds the session's lock.
+pub fn is_live(dir: &SessionDir) -> bool {
+    let Ok(file) = std::fs::File::open(dir.lock_file()) else {
+        return false;
+    };
+    match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockShared) {
+        Ok(()) => {
+            let _ = rustix::fs::flock(&file, rustix::fs::FlockOperation::Unlock);
+            false
+        }
+        Err(_) => true,
+    }
+}

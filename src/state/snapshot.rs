@@ -1,0 +1,385 @@
+//! Captures the work dir into a content-addressed store and puts it back.
+//!
+//! What is captured: every regular file and symlink the walk reaches, with
+//! its mode, honouring `.gitignore`/`.ignore` (what git would not keep is
+//! build output and dependencies: big, and rebuilt by the tools anyway),
+//! leaving out `.git` (the repository is the user's own history, not the
+//! agent's to rewind) and files over a size cap (a checkpoint must not
+//! copy a database dump on every iteration). A file whose size, mtime,
+//! inode and mode are unchanged since the last scan is not read again, so
+//! a scan costs a `stat` per file plus the bytes that changed.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Read;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use sha2::Digest;
+
+use super::{StateError, private_dir};
+
+/// Files larger than this are not captured (and so not restored).
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// A file modified this close to the scan may change again within the same
+/// mtime tick; it is always re-read ("racy" files, as git calls them).
+const RACY_WINDOW: Duration = Duration::from_secs(2);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Entry {
+    File { hash: String, mode: u32, size: u64 },
+    Link { target: String },
+}
+
+/// Relative path (with `/`) to entry, sorted.
+pub type Tree = BTreeMap<String, Entry>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    size: u64,
+    mtime_ns: i128,
+    inode: u64,
+    mode: u32,
+}
+
+/// Scans and restores one work dir against one object store.
+pub struct Snapshotter {
+    work_dir: PathBuf,
+    objects: PathBuf,
+    max_file_bytes: u64,
+    known: HashMap<String, (Stamp, String)>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScanStats {
+    pub files: usize,
+    /// Files read and hashed (new or changed since the last scan).
+    pub hashed: usize,
+    /// Bytes written to the store (content it did not have yet).
+    pub stored_bytes: u64,
+    /// Files over the size cap, left out.
+    pub skipped_large: usize,
+}
+
+/// What restoring a tree changes in the work dir.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub created: Vec<String>,
+    pub modified: Vec<String>,
+    pub deleted: Vec<String>,
+}
+
+impl Changes {
+    pub fn is_empty(&self) -> bool {
+        self.created.is_empty() && self.modified.is_empty() && self.deleted.is_empty()
+    }
+
+    pub fn count(&self) -> usize {
+        self.created.len() + self.modified.len() + self.deleted.len()
+    }
+}
+
+impl Snapshotter {
+    pub fn new(work_dir: &Path, objects: &Path, max_file_bytes: u64) -> Self {
+        Snapshotter {
+            work_dir: work_dir.to_path_buf(),
+            objects: objects.to_path_buf(),
+            max_file_bytes,
+            known: HashMap::new(),
+        }
+    }
+
+    /// The work dir as a tree, its new content stored.
+    pub fn scan(&mut self) -> Result<(Tree, ScanStats), StateError> {
+        let started = SystemTime::now();
+        let mut tree = Tree::new();
+        let mut stats = ScanStats::default();
+        let walker = ignore::WalkBuilder::new(&self.work_dir)
+            .hidden(false)
+            .require_git(false)
+            .parents(false)
+            .filter_entry(|entry| entry.file_name() != ".git")
+            .build();
+        for entry in walker {
+            let Ok(entry) = entry else { continue };
+            let Some(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                continue;
+            }
+            let path = entry.path();
+            let Some(relative) = relative(&self.work_dir, path) else {
+                continue;
+            };
+            if kind.is_symlink() {
+                let target = std::fs::read_link(path).map_err(|err| StateError::io(path, err))?;
+                tree.insert(
+                    relative,
+                    Entry::Link {
+                        target: target.to_string_lossy().into_owned(),
+                    },
+                );
+                continue;
+            }
+            if !kind.is_file() {
+                continue;
+            }
+            let meta = match std::fs::symlink_metadata(path) {
+                Ok(meta) => meta,
+                // Deleted between the walk and now: not part of this state.
+                Err(_) => continue,
+            };
+            if meta.len() > self.max_file_bytes {
+                stats.skipped_large += 1;
+                continue;
+            }
+            stats.files += 1;
+            let stamp = Stamp {
+                size: meta.len(),
+                mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
+                inode: meta.ino(),
+                mode: meta.permissions().mode() & 0o7777,
+            };
+            let racy = meta
+                .modified()
+                .ok()
+                .and_then(|modified| started.duration_since(modified).ok())
+                .is_none_or(|age| age < RACY_WINDOW);
+            let hash = match self.known.get(&relative) {
+                Some((known, hash)) if *known == stamp && !racy => hash.clone(),
+                _ => {
+                    let (hash, stored) = self.store_file(path)?;
+                    stats.hashed += 1;
+                    stats.stored_bytes += stored;
+                    self.known.insert(relative.clone(), (stamp, hash.clone()));
+                    hash
+                }
+            };
+            tree.insert(
+                relative,
+                Entry::File {
+                    hash,
+                    mode: stamp.mode,
+                    size: stamp.size,
+                },
+            );
+        }
+        Ok((tree, stats))
+    }
+
+    /// Reads a file, stores its content under its hash, returns the hash
+    /// and the bytes written (0 when the store had it).
+    fn store_file(&self, path: &Path) -> Result<(String, u64), StateError> {
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|mut file| file.read_to_end(&mut bytes))
+            .map_err(|err| StateError::io(path, err))?;
+        let hash = hash_bytes(&bytes);
+        let stored = self.store_bytes(&hash, &bytes)?;
+        Ok((hash, stored))
+    }
+
+    /// Stores `bytes` under `hash` unless it is there already.
+    pub fn store_bytes(&self, hash: &str, bytes: &[u8]) -> Result<u64, StateError> {
+        let path = self.object_path(hash);
+        if path.exists() {
+            return Ok(0);
+        }
+        if let Some(dir) = path.parent() {
+            private_dir(dir)?;
+        }
+        // No fsync per object: a checkpoint syncs the file system once
+        // before its manifest is written (see `checkpoint::save`).
+        let temp = path.with_extension(format!("tmp{}", fastrand::u32(..)));
+        let written = (|| {
+            use std::io::Write;
+            use std::os::unix::fs::OpenOptionsExt;
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&temp)?;
+            file.write_all(bytes)?;
+            std::fs::rename(&temp, &path)
+        })();
+        if let Err(err) = written {
+            let _ = std::fs::remove_file(&temp);
+            return Err(StateError::io(&path, err));
+        }
+        Ok(bytes.len() as u64)
+    }
+
+    pub fn load_bytes(&self, hash: &str) -> Result<Vec<u8>, StateError> {
+        let path = self.object_path(hash);
+        let bytes = std::fs::read(&path).map_err(|err| StateError::io(&path, err))?;
+        if hash_bytes(&bytes) != hash {
+            return Err(StateError::Invalid(format!(
+                "the stored object {hash} is damaged"
+            )));
+        }
+        Ok(bytes)
+    }
+
+    fn object_path(&self, hash: &str) -> PathBuf {
+        let (dir, rest) = hash.split_at(hash.len().min(2));
+        self.objects.join(dir).join(rest)
+    }
+
+    /// What [`restore`](Self::restore) would change, without changing it.
+    pub fn diff(&mut self, target: &Tree) -> Result<Changes, StateError> {
+        let (current, _) = self.scan()?;
+        Ok(compare(&current, target))
+    }
+
+    /// Puts the work dir back to `target`: changed files rewritten,
+    /// files that are not in it removed, missing ones recreated, modes
+    /// and links as they were. Ignored and oversized files are left alone.
+    pub fn restore(&mut self, target: &Tree) -> Result<Changes, StateError> {
+        let (current, _) = self.scan()?;
+        let changes = compare(&current, target);
+        for path in &changes.deleted {
+            let full = self.work_dir.join(path);
+            std::fs::remove_file(&full).map_err(|err| StateError::io(&full, err))?;
+            self.known.remove(path);
+            remove_empty_parents(&self.work_dir, &full);
+        }
+        for path in changes.created.iter().chain(&changes.modified) {
+            let Some(entry) = target.get(path) else {
+                continue;
+            };
+            let full = self.work_dir.join(path);
+            self.put(&full, entry)?;
+            self.known.remove(path);
+        }
+        Ok(changes)
+    }
+
+    fn put(&self, full: &Path, entry: &Entry) -> Result<(), StateError> {
+        if let Some(dir) = full.parent() {
+            std::fs::create_dir_all(dir).map_err(|err| StateError::io(dir, err))?;
+        }
+        // Whatever is there (a file, a link, a folder in the way) goes.
+        if let Ok(meta) = std::fs::symlink_metadata(full) {
+            let removed = if meta.is_dir() {
+                std::fs::remove_dir_all(full)
+            } else {
+                std::fs::remove_file(full)
+            };
+            removed.map_err(|err| StateError::io(full, err))?;
+        }
+        match entry {
+            Entry::Link { target } => {
+                std::os::unix::fs::symlink(target, full).map_err(|err| StateError::io(full, err))
+            }
+            Entry::File { hash, mode, .. } => {
+                let bytes = self.load_bytes(hash)?;
+                crate::tools::files::write_atomically(full, &bytes)
+                    .map_err(|err| StateError::io(full, err))?;
+                std::fs::set_permissions(full, std::fs::Permissions::from_mode(*mode))
+                    .map_err(|err| StateError::io(full, err))
+            }
+        }
+    }
+}
+
+/// Files that differ between two trees, seen from `current` going to
+/// `target`.
+pub fn compare(current: &Tree, target: &Tree) -> Changes {
+    let mut changes = Changes::default();
+    for (path, entry) in target {
+        match current.get(path) {
+            None => changes.created.push(path.clone()),
+            Some(existing) if existing != entry => changes.modified.push(path.clone()),
+            Some(_) => {}
+        }
+    }
+    for path in current.keys() {
+        if !target.contains_key(path) {
+            changes.deleted.push(path.clone());
+        }
+    }
+    changes
+}
+
+pub fn hash_bytes(bytes: &[u8]) -> String {
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+fn relative(root: &Path, path: &Path) -> Option<String> {
+    let relative = path.strip_prefix(root).ok()?;
+    let text = relative.to_str()?;
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+/// Folders emptied by a deletion go too, up to the work dir.
+fn remove_empty_parents(root: &Path, file: &Path) {
+    let mut dir = file.parent();
+    while let Some(current) = dir {
+        if current == root || !current.starts_with(root) {
+            break;
+        }
+        if std::fs::remove_dir(current).is_err() {
+            break;
+        }
+        dir = current.parent();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scan_restore_roundtrip_and_unchanged_files_are_not_reread() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(work.join("src")).unwrap();
+        std::fs::write(work.join("src/a.txt"), "a").unwrap();
+        std::fs::write(work.join("keep.sh"), "#!/bin/sh").unwrap();
+        std::fs::set_permissions(work.join("keep.sh"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        std::fs::write(work.join(".gitignore"), "build/\n").unwrap();
+        std::fs::create_dir_all(work.join("build")).unwrap();
+        std::fs::write(work.join("build/out.o"), "obj").unwrap();
+        std::os::unix::fs::symlink("src/a.txt", work.join("link")).unwrap();
+        let mut snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
+        let (tree, stats) = snap.scan().unwrap();
+        assert_eq!(
+            tree.keys().collect::<Vec<_>>(),
+            [".gitignore", "keep.sh", "link", "src/a.txt"]
+        );
+        assert_eq!(stats.hashed, 3);
+
+        std::fs::write(work.join("src/a.txt"), "changed").unwrap();
+        std::fs::write(work.join("new.txt"), "new").unwrap();
+        std::fs::remove_file(work.join("keep.sh")).unwrap();
+        std::fs::create_dir_all(work.join("fresh/dir")).unwrap();
+        std::fs::write(work.join("fresh/dir/x"), "x").unwrap();
+        let changes = snap.restore(&tree).unwrap();
+        assert_eq!(changes.created, ["keep.sh"]);
+        assert_eq!(changes.modified, ["src/a.txt"]);
+        assert_eq!(changes.deleted, ["fresh/dir/x", "new.txt"]);
+        assert_eq!(
+            std::fs::read_to_string(work.join("src/a.txt")).unwrap(),
+            "a"
+        );
+        assert!(!work.join("new.txt").exists() && !work.join("fresh").exists());
+        let mode = std::fs::metadata(work.join("keep.sh"))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, 0o755);
+        assert_eq!(
+            std::fs::read_to_string(work.join("build/out.o")).unwrap(),
+            "obj"
+        );
+        assert!(snap.diff(&tree).unwrap().is_empty());
+    }
+}
