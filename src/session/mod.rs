@@ -144,10 +144,9 @@ impl Session {
     pub async fn run(mut self) -> ExitReason {
         let started = Instant::now();
         let restore = self.config.state.restore.take();
-        let resumed = match &restore {
-            Some(point) => Some(self.resume(&point.manifest).map(|()| point)),
-            None => None,
-        };
+        let resumed = restore
+            .as_ref()
+            .map(|point| self.resume(&point.manifest).map(|()| point));
         self.events.emit(Event::SessionStart {
             session_id: self.config.session_id.clone(),
             model: self.config.model_alias.clone(),

@@ -188,10 +188,10 @@ pub fn list(dir: &SessionDir) -> Result<Vec<(PathBuf, Manifest)>, StateError> {
     let mut found = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
-        if path.extension().is_some_and(|ext| ext == "json") {
-            if let Ok(manifest) = load_manifest(&path) {
-                found.push((path, manifest));
-            }
+        if path.extension().is_some_and(|ext| ext == "json")
+            && let Ok(manifest) = load_manifest(&path)
+        {
+            found.push((path, manifest));
         }
     }
     found.sort_by_key(|(_, manifest)| manifest.iteration);
