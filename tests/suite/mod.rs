@@ -10,6 +10,7 @@ mod pty;
 mod real_llm;
 mod search;
 mod secrets;
+mod state;
 mod streaming;
 mod tool_loop;
 mod tools;
@@ -71,6 +72,11 @@ impl TestEnv {
         let path = self.root.path().join("script.json");
         std::fs::write(&path, script.to_string()).unwrap();
         path
+    }
+
+    /// The state folder the agent uses in this environment.
+    pub fn state_dir(&self) -> PathBuf {
+        self.root.path().join("home/.local/state/agent")
     }
 
     pub fn command(&self, args: &[&str]) -> Command {
@@ -289,9 +295,16 @@ pub fn check_stream(lines: &[String]) -> Vec<Value> {
     for (index, line) in lines.iter().enumerate() {
         let mut value: Value = serde_json::from_str(line)
             .unwrap_or_else(|err| panic!("line {index} is not JSON ({err}): {line}"));
+        // A restored session goes on numbering; within a process the
+        // numbers count up by one.
+        let first = lines
+            .first()
+            .and_then(|line| serde_json::from_str::<Value>(line).ok())
+            .and_then(|value| value["_seq"].as_u64())
+            .unwrap_or(1);
         assert_eq!(
             value["_seq"].as_u64(),
-            Some(index as u64 + 1),
+            Some(first + index as u64),
             "bad _seq on line {line}"
         );
         let ts = value["ts"].as_str().expect("ts").to_owned();

@@ -1,0 +1,398 @@
+//! Nothing lost: checkpoints, rollback, restore after a clean end or a
+//! SIGKILL, the state folder's permissions and retention.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::mock::{MockServer, Reply, openai};
+use super::{TestEnv, messages, read};
+
+/// Every file of the work dir (but .git) with its content.
+fn files(work: &Path) -> BTreeMap<String, String> {
+    let mut found = BTreeMap::new();
+    let mut stack = vec![work.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let relative = path.strip_prefix(work).unwrap().display().to_string();
+                found.insert(relative, std::fs::read_to_string(&path).unwrap_or_default());
+            }
+        }
+    }
+    found
+}
+
+const GATE: &str = "for i in $(seq 600); do [ -f go ] && break; sleep 0.05; done";
+
+fn seed(work: &Path) {
+    std::fs::write(work.join("existing.txt"), "original\n").unwrap();
+    std::fs::write(work.join("gone.txt"), "to be deleted\n").unwrap();
+    std::fs::create_dir_all(work.join("src")).unwrap();
+    std::fs::write(work.join("src/lib.rs"), "pub fn a() {}\n").unwrap();
+}
+
+/// The work dir after the first iteration of `changing_script`.
+fn after_first_iteration() -> BTreeMap<String, String> {
+    [
+        ("created.txt", "new file\n"),
+        ("existing.txt", "original\nmore\n"),
+        ("out/by-exec.txt", "x\n"),
+        ("src/lib.rs", "pub fn a() {}\n"),
+    ]
+    .into_iter()
+    .map(|(path, text)| (path.to_owned(), text.to_owned()))
+    .collect()
+}
+
+fn changing_script(env: &TestEnv) -> std::path::PathBuf {
+    env.script(json!({"turns": [
+        {"tool_calls": [
+            {"name": "write_file", "args": {"path": "created.txt", "content": "new file\n"}},
+            {"name": "exec", "args": {"command": "echo more >> existing.txt; rm gone.txt; mkdir -p out && echo x > out/by-exec.txt; chmod 755 created.txt"}}
+        ]},
+        {"tool_calls": [
+            {"name": "edit_file", "args": {"path": "src/lib.rs", "old_string": "a()", "new_string": "b()"}},
+            {"name": "exec", "args": {"command": format!("rm existing.txt; echo late > late.txt; echo waiting; {GATE}")}}
+        ]},
+        {"text": "done"}
+    ]}))
+}
+
+fn checkpoint_path(run_events: &[Value], iteration: u64) -> String {
+    run_events
+        .iter()
+        .find(|e| e["type"] == "checkpoint-saved" && e["iteration"] == iteration)
+        .unwrap_or_else(|| panic!("no checkpoint {iteration}"))["checkpoint"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn rollback_puts_files_back_exactly() {
+    for target in [1u64, 0] {
+        let env = TestEnv::new("http://127.0.0.1:9/unused");
+        seed(&env.work);
+        let before = files(&env.work);
+        let script = changing_script(&env);
+        let mut agent = env.spawn(&[
+            "--script",
+            script.to_str().unwrap(),
+            "--prompt",
+            "change things",
+        ]);
+        agent.wait_for("checkpoint 1", |e| {
+            e["type"] == "checkpoint-saved" && e["iteration"] == 1
+        });
+        agent.wait_for("the gated command", |e| {
+            e["type"] == "exec-log" && e["data"] == "waiting\n"
+        });
+        assert!(env.work.join("late.txt").exists());
+        let asked = Instant::now();
+        agent.send(&format!(r#"{{"type":"rollback","iteration":{target}}}"#));
+        let run = agent.finish();
+        assert!(asked.elapsed().as_secs() < 3);
+        assert_eq!(run.code, Some(4), "{}", run.stderr);
+        assert_eq!(run.exit_reason(), "rolled-back");
+        let restored = run.one("checkpoint-restored");
+        assert_eq!(restored["iteration"], target);
+        let expected = if target == 1 {
+            after_first_iteration()
+        } else {
+            before
+        };
+        assert_eq!(files(&env.work), expected, "rollback to {target}");
+        if target == 1 {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(env.work.join("created.txt"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o755);
+            assert!(env.work.join("out/by-exec.txt").exists());
+        } else {
+            assert!(
+                !env.work.join("out").exists(),
+                "a folder the agent made goes too"
+            );
+        }
+    }
+}
+
+#[test]
+fn checkpoints_are_saved_after_every_iteration_with_what_changed() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    seed(&env.work);
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "write_file", "args": {"path": "a.txt", "content": "a"}}]},
+        {"tool_calls": [{"name": "exec", "args": {"command": "echo b > b.txt; echo c > c.txt; rm gone.txt"}}]},
+        {"text": "done"}
+    ]}));
+    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    let saved: Vec<(u64, u64)> = run
+        .of_type("checkpoint-saved")
+        .iter()
+        .map(|e| {
+            (
+                e["iteration"].as_u64().unwrap(),
+                e["files_changed"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(saved, [(0, 0), (1, 1), (2, 3), (3, 0)]);
+    for (iteration, _) in &saved {
+        assert!(Path::new(&checkpoint_path(&run.events, *iteration)).is_file());
+    }
+}
+
+#[test]
+fn restore_continues_the_conversation_in_a_new_process() {
+    let server = MockServer::start(vec![
+        Reply::stream(openai::tool_turn(&[(
+            "c1",
+            "write_file",
+            json!({"path": "notes.txt", "content": "first\n"}),
+        )])),
+        Reply::stream(openai::text_turn("Wrote notes.txt.")),
+        Reply::stream(openai::text_turn("Second answer.")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    let first = env.run(&["--prompt", "write notes", "--session-id", "resume-me"]);
+    assert_eq!(first.code, Some(0));
+    let last_seq = first.end()["_seq"].as_u64().unwrap();
+    let checkpoint = checkpoint_path(&first.events, 2);
+    std::fs::write(env.work.join("notes.txt"), "changed by someone else\n").unwrap();
+
+    let second = env.run(&[
+        "--prompt",
+        "now summarise",
+        "--restore-checkpoint",
+        &checkpoint,
+    ]);
+    assert_eq!(second.code, Some(0), "{}", second.stderr);
+    let start = second.one("session-start");
+    assert_eq!(start["resumed"], true);
+    assert_eq!(start["session_id"], "resume-me");
+    assert_eq!(start["_seq"].as_u64(), Some(last_seq + 1));
+    assert_eq!(second.one("checkpoint-restored")["iteration"], 2);
+    assert_eq!(read(&env.work, "notes.txt"), "first\n");
+    // The model sees the whole earlier conversation, then the new prompt.
+    let sent = messages(&server.requests()[2]);
+    let roles: Vec<&str> = sent.iter().map(|m| m["role"].as_str().unwrap()).collect();
+    assert_eq!(
+        roles,
+        ["system", "user", "assistant", "tool", "assistant", "user"]
+    );
+    assert_eq!(sent[1]["content"], "write notes");
+    assert_eq!(sent[5]["content"], "now summarise");
+    assert_eq!(second.end()["iterations"], 3);
+    // Iteration numbers go on too.
+    assert_eq!(second.of_type("checkpoint-saved")[0]["iteration"], 3);
+}
+
+#[test]
+fn sigkill_mid_iteration_loses_only_that_iteration() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    seed(&env.work);
+    let script = changing_script(&env);
+    let mut agent = env.spawn(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "killed",
+    ]);
+    let saved = agent.wait_for("checkpoint 1", |e| {
+        e["type"] == "checkpoint-saved" && e["iteration"] == 1
+    });
+    agent.wait_for("the gated command", |e| {
+        e["type"] == "exec-log" && e["data"] == "waiting\n"
+    });
+    agent.child.kill().unwrap();
+    agent.child.wait().unwrap();
+    let last_seq = agent
+        .seen
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok()?["_seq"].as_u64())
+        .max()
+        .unwrap();
+
+    let checkpoint = saved["checkpoint"].as_str().unwrap();
+    let script =
+        env.script(json!({"turns": [{"text": "one"}, {"text": "two"}, {"text": "resumed fine"}]}));
+    let resumed = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "go on",
+        "--restore-checkpoint",
+        checkpoint,
+    ]);
+    assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
+    assert!(resumed.one("session-start")["_seq"].as_u64().unwrap() > last_seq);
+    let mut now = files(&env.work);
+    now.remove("go");
+    assert_eq!(now, after_first_iteration());
+    // The scripted model goes on where the checkpoint left it.
+    let said: String = resumed
+        .of_type("text-delta")
+        .iter()
+        .map(|e| e["delta"].as_str().unwrap())
+        .collect();
+    assert_eq!(said, "two");
+}
+
+#[test]
+fn state_folder_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    seed(&env.work);
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "write_file", "args": {"path": "a.txt", "content": "a"}}]}, {"text": "done"}
+    ]}));
+    env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "private",
+    ]);
+    let mut stack = vec![env.state_dir()];
+    let mut checked = 0;
+    while let Some(dir) = stack.pop() {
+        assert_eq!(
+            std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777,
+            0o700,
+            "{}",
+            dir.display()
+        );
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                stack.push(path);
+            } else {
+                assert_eq!(
+                    meta.permissions().mode() & 0o777,
+                    0o600,
+                    "{}",
+                    path.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        checked >= 6,
+        "journal, lock, checkpoints and objects: {checked}"
+    );
+    assert!(
+        env.state_dir()
+            .join("sessions/private/journal.jsonl")
+            .is_file()
+    );
+}
+
+#[test]
+fn retention_removes_old_and_oversized_sessions_but_not_live_ones() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let sessions = env.state_dir().join("sessions");
+    let old = sessions.join("old-one");
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(old.join("journal.jsonl"), "{}\n").unwrap();
+    let long_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(40 * 86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(old.join("journal.jsonl"))
+        .unwrap()
+        .set_modified(long_ago)
+        .unwrap();
+    let big_old = sessions.join("big-older");
+    let big_new = sessions.join("big-newer");
+    for (dir, age) in [(&big_old, 3 * 86_400), (&big_new, 86_400)] {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("journal.jsonl"), vec![b'x'; 12 * 1024 * 1024]).unwrap();
+        let when = std::time::SystemTime::now() - std::time::Duration::from_secs(age);
+        std::fs::File::options()
+            .write(true)
+            .open(dir.join("journal.jsonl"))
+            .unwrap()
+            .set_modified(when)
+            .unwrap();
+    }
+    let mut config = std::fs::read_to_string(&env.config).unwrap();
+    config.push_str("[state]\nretention_days = 30\nmax_total_mb = 20\n");
+    std::fs::write(&env.config, config).unwrap();
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "exec", "args": {"command": "sleep 1"}}]}, {"text": "done"}
+    ]}));
+    let run = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "current",
+    ]);
+    assert_eq!(run.code, Some(0));
+    assert!(!old.exists(), "older than the retention");
+    assert!(
+        !big_old.exists(),
+        "the oldest goes first when over the ceiling"
+    );
+    assert!(big_new.exists(), "under the ceiling once the oldest went");
+    assert!(sessions.join("current").exists());
+}
+
+#[test]
+fn bad_retention_values_fall_back_to_defaults() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let mut config = std::fs::read_to_string(&env.config).unwrap();
+    config.push_str("[state]\nretention_days = 0\nmax_total_mb = -1\n");
+    std::fs::write(&env.config, config).unwrap();
+    let script = env.script(json!({"turns": [{"text": "done"}]}));
+    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.stderr.contains("state.retention_days = 0 is outside"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("using 2048"), "{}", run.stderr);
+}
+
+#[test]
+fn reusing_a_session_id_without_restore_is_refused() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(json!({"turns": [{"text": "done"}]}));
+    env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "same",
+    ]);
+    let output = env
+        .command(&[
+            "--script",
+            script.to_str().unwrap(),
+            "--prompt",
+            "x",
+            "--session-id",
+            "same",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("exists already"));
+}
