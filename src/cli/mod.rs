@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+mod attach;
 mod images;
+mod offline;
 
 use crate::config::Config;
 use crate::model::http::{HttpModel, HttpModelConfig};
@@ -49,6 +51,9 @@ const LONG_VERSION: &str = concat!(
     after_help = "Example, offline:\n  agent --script examples/demo/script.json --work-dir examples/demo/project \\\n        --prompt 'Summarise the notes' --format text"
 )]
 pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Subcommand>,
+
     /// The task for the agent.
     #[arg(long, value_name = "TEXT")]
     pub prompt: Option<String>,
@@ -113,13 +118,45 @@ pub struct Cli {
 
     /// Where sessions keep their journal and checkpoints
     /// (default: $XDG_STATE_HOME/agent or ~/.local/state/agent).
-    #[arg(long, value_name = "DIR", env = "AGENT_STATE_DIR")]
+    #[arg(long, value_name = "DIR", env = "AGENT_STATE_DIR", global = true)]
     pub state_dir: Option<PathBuf>,
 
     /// Give the model an image with the prompt: a file or an http(s) URL
     /// (PNG, JPEG, GIF or WebP, at most 5 MiB). Repeatable.
     #[arg(long, value_name = "URL_OR_PATH")]
     pub image: Vec<String>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Subcommand {
+    /// Print a session's events after --from-seq from its journal, then
+    /// follow it live until session-end; lines written to this command's
+    /// stdin are sent to the running agent as commands.
+    Attach {
+        #[arg(long, value_name = "ID")]
+        session_id: String,
+        /// Print only events with a greater _seq.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        from_seq: u64,
+    },
+    /// List the checkpoints of a session.
+    Checkpoints {
+        #[arg(long, value_name = "ID")]
+        session_id: String,
+    },
+    /// Put a finished session's work dir back as it was after an iteration.
+    Rollback {
+        #[arg(long, value_name = "ID")]
+        session_id: String,
+        #[arg(long, value_name = "N")]
+        iteration: u32,
+        /// The work dir to restore (default: the session's own).
+        #[arg(long, value_name = "DIR")]
+        work_dir: Option<PathBuf>,
+        /// Print what would change, change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -155,6 +192,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { USAGE_EXIT } else { 0 });
         }
     };
+    if let Some(command) = cli.command {
+        let state_dir = cli.state_dir.clone().or_else(state::default_state_dir);
+        return offline::run(command, state_dir);
+    }
     let prepared = match prepare(cli) {
         Ok(prepared) => prepared,
         Err(err) => {
@@ -435,7 +476,12 @@ async fn run(prepared: Prepared) -> u8 {
     tokio::task::spawn_blocking(move || state::retention::prune(&state_dir, &keep, retention));
     let control = Arc::new(Control::default());
     control::cancel_on_signals(control.clone());
-    let lines = reader::spawn_stdin_reader();
+    let (line_sender, lines) = tokio::sync::mpsc::unbounded_channel();
+    reader::spawn_stdin_reader(line_sender.clone());
+    let socket = prepared.session_dir.control_socket();
+    if let Err(err) = reader::spawn_socket_reader(&socket, line_sender) {
+        eprintln!("agent: warning: no control socket, attach cannot send commands: {err}");
+    }
     let dispatcher = tokio::spawn(control::dispatch_commands(
         lines,
         control.clone(),
@@ -444,6 +490,7 @@ async fn run(prepared: Prepared) -> u8 {
     let session = Session::new(prepared.config, prepared.model, events, control);
     let reason = session.run().await;
     dispatcher.abort();
+    let _ = std::fs::remove_file(&socket);
     reason.exit_code()
 }
 

@@ -20,10 +20,10 @@ pub enum StdinLine {
     TooLong { bytes: usize },
 }
 
-/// Starts the reader thread. The channel closes at end of input (which is
-/// not a cancel: the session just stops expecting commands).
-pub fn spawn_stdin_reader() -> mpsc::UnboundedReceiver<StdinLine> {
-    let (sender, receiver) = mpsc::unbounded_channel();
+/// Starts the reader thread, which sends each line to `sender` until the
+/// end of input (which is not a cancel: the session just stops expecting
+/// commands from stdin).
+pub fn spawn_stdin_reader(sender: mpsc::UnboundedSender<StdinLine>) {
     let spawned = std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || {
@@ -36,7 +36,35 @@ pub fn spawn_stdin_reader() -> mpsc::UnboundedReceiver<StdinLine> {
     if let Err(err) = spawned {
         eprintln!("agent: cannot start the stdin reader: {err}; commands are ignored");
     }
-    receiver
+}
+
+/// Serves the session's control socket: each connection's lines are
+/// commands, exactly as if they came on stdin (`agent attach` forwards its
+/// own stdin here). The socket is 0600 inside the 0700 session folder.
+pub fn spawn_socket_reader(
+    path: &std::path::Path,
+    sender: mpsc::UnboundedSender<StdinLine>,
+) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::remove_file(path);
+    let listener = std::os::unix::net::UnixListener::bind(path)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    std::thread::Builder::new()
+        .name("control-socket".into())
+        .spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let sender = sender.clone();
+                let _ = std::thread::Builder::new()
+                    .name("control-connection".into())
+                    .spawn(move || {
+                        split_lines(&mut stream, MAX_COMMAND_LINE_BYTES, |line| {
+                            sender.send(line).is_ok()
+                        });
+                    });
+            }
+        })?;
+    Ok(())
 }
 
 /// Splits `input` into lines of at most `limit` bytes, calling `deliver` for

@@ -80,14 +80,23 @@ impl TestEnv {
     }
 
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_agent"));
+        let mut command = self.plain_command(args);
         command
-            .args(args)
             .arg("--work-dir")
             .arg(&self.work)
             .arg("--config")
-            .arg(&self.config)
+            .arg(&self.config);
+        command
+    }
+
+    /// The binary with this environment's variables and no added flags
+    /// (for the subcommands).
+    pub fn plain_command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_agent"));
+        command
+            .args(args)
             .env_remove("AGENT_SCRIPT")
+            .env_remove("AGENT_STATE_DIR")
             .env_remove("STRAYL_API_URL")
             .env_remove("STRAYL_SESSION_TOKEN")
             .env("HOME", self.root.path().join("home"))
@@ -195,6 +204,12 @@ impl Running {
                 ),
             }
         }
+    }
+
+    /// Waits for the process to exit, with the lines it wrote seen so far.
+    pub fn exit_code(&mut self) -> Option<i32> {
+        self.close_stdin();
+        wait_with_deadline(&mut self.child, Instant::now() + WAIT)
     }
 
     pub fn wait_for_type(&mut self, kind: &str) -> Value {

@@ -396,3 +396,165 @@ fn reusing_a_session_id_without_restore_is_refused() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("exists already"));
 }
+
+fn attach(env: &TestEnv, session: &str, from: u64) -> super::Running {
+    super::Running::spawn(env.plain_command(&[
+        "attach",
+        "--session-id",
+        session,
+        "--from-seq",
+        &from.to_string(),
+    ]))
+}
+
+#[test]
+fn attach_follows_a_live_session_and_forwards_commands() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "exec", "args": {"command": format!("echo waiting; {GATE}")}}]},
+        {"text": "done"}
+    ]}));
+    let mut agent = env.spawn(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "live",
+    ]);
+    agent.wait_for("the gated command", |e| e["type"] == "exec-log");
+    let mut late = attach(&env, "live", 3);
+    let mut full = attach(&env, "live", 0);
+    let first = late.wait_for("the replay", |_| true);
+    assert_eq!(first["_seq"], 4);
+    full.wait_for("the exec log", |e| e["type"] == "exec-log");
+    // A command written to attach reaches the agent.
+    late.send(r#"{"type":"inject","text":"sent through attach"}"#);
+    for running in [&mut agent, &mut late, &mut full] {
+        let ack = running.wait_for("the ack", |e| e["type"] == "command-ack");
+        assert_eq!(ack["command"], "inject");
+        assert_eq!(ack["ok"], true);
+    }
+    std::fs::write(env.work.join("go"), "").unwrap();
+    let run = agent.finish();
+    assert_eq!(run.code, Some(0));
+    assert!(
+        run.of_type("user-message")
+            .iter()
+            .any(|e| e["text"] == "sent through attach")
+    );
+    for (attached, from) in [(&mut late, 3u64), (&mut full, 0)] {
+        attached.wait_for("the end", |e| e["type"] == "session-end");
+        assert_eq!(attached.exit_code(), Some(0));
+        let expected: Vec<&String> = run
+            .lines
+            .iter()
+            .filter(|line| {
+                serde_json::from_str::<Value>(line).unwrap()["_seq"]
+                    .as_u64()
+                    .unwrap()
+                    > from
+            })
+            .collect();
+        assert_eq!(
+            attached.seen.iter().collect::<Vec<_>>(),
+            expected,
+            "from {from}"
+        );
+    }
+}
+
+#[test]
+fn attach_after_the_end_replays_and_exits() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(json!({"turns": [{"text": "done"}]}));
+    let run = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "ended",
+    ]);
+    let mut attached = attach(&env, "ended", 2);
+    attached.wait_for("the end", |e| e["type"] == "session-end");
+    assert_eq!(attached.exit_code(), Some(0));
+    assert_eq!(attached.seen, run.lines[2..].to_vec());
+    let output = env
+        .plain_command(&["attach", "--session-id", "nope"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn offline_checkpoints_list_and_rollback_with_dry_run() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    seed(&env.work);
+    let before = files(&env.work);
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "exec", "args": {"command": "echo more >> existing.txt; rm gone.txt; echo n > new.txt"}}]},
+        {"text": "done"}
+    ]}));
+    let run = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "offline",
+    ]);
+    assert_eq!(run.code, Some(0));
+    let after = files(&env.work);
+
+    let list = env
+        .plain_command(&["checkpoints", "--session-id", "offline"])
+        .output()
+        .unwrap();
+    assert_eq!(list.status.code(), Some(0));
+    let listing = String::from_utf8(list.stdout).unwrap();
+    assert_eq!(listing.lines().count(), 1 + 3, "{listing}");
+    assert!(
+        listing.lines().nth(2).unwrap().starts_with("1 "),
+        "{listing}"
+    );
+
+    let dry = env
+        .plain_command(&[
+            "rollback",
+            "--session-id",
+            "offline",
+            "--iteration",
+            "0",
+            "--dry-run",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(dry.status.code(), Some(0));
+    let said = String::from_utf8(dry.stdout).unwrap();
+    assert_eq!(
+        said,
+        format!(
+            "create gone.txt\nmodify existing.txt\ndelete new.txt\n3 file(s) would change in {} to match iteration 0\n",
+            env.work.display()
+        )
+    );
+    assert_eq!(files(&env.work), after, "a dry run changes nothing");
+
+    let done = env
+        .plain_command(&["rollback", "--session-id", "offline", "--iteration", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        done.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert_eq!(files(&env.work), before);
+    let missing = env
+        .plain_command(&["rollback", "--session-id", "offline", "--iteration", "9"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+}

@@ -1,0 +1,138 @@
+//! The subcommands that work on a session's state folder without running
+//! a session: `attach`, `checkpoints`, `rollback`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::{Subcommand, USAGE_EXIT, attach};
+use crate::state::checkpoint;
+use crate::state::snapshot::Snapshotter;
+use crate::state::{self, SessionDir};
+
+pub fn run(command: Subcommand, state_dir: Option<PathBuf>) -> ExitCode {
+    let Some(state_dir) = state_dir else {
+        eprintln!("agent: error: no state folder: set --state-dir or AGENT_STATE_DIR");
+        return ExitCode::from(USAGE_EXIT);
+    };
+    let session = |id: &str| -> Result<SessionDir, ExitCode> {
+        let dir = SessionDir::new(&state_dir, id);
+        if !super::valid_session_id(id) || !dir.root.is_dir() {
+            eprintln!(
+                "agent: error: no session {id:?} in {}",
+                state_dir.join("sessions").display()
+            );
+            return Err(ExitCode::from(USAGE_EXIT));
+        }
+        Ok(dir)
+    };
+    match command {
+        Subcommand::Attach {
+            session_id,
+            from_seq,
+        } => match session(&session_id) {
+            Ok(dir) => attach::run(&dir, from_seq),
+            Err(code) => code,
+        },
+        Subcommand::Checkpoints { session_id } => match session(&session_id) {
+            Ok(dir) => list(&dir),
+            Err(code) => code,
+        },
+        Subcommand::Rollback {
+            session_id,
+            iteration,
+            work_dir,
+            dry_run,
+        } => match session(&session_id) {
+            Ok(dir) => rollback(&dir, iteration, work_dir, dry_run),
+            Err(code) => code,
+        },
+    }
+}
+
+fn list(dir: &SessionDir) -> ExitCode {
+    let found = match checkpoint::list(dir) {
+        Ok(found) => found,
+        Err(err) => {
+            eprintln!("agent: error: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut out =
+        String::from("iteration  saved                     changed  mode       checkpoint\n");
+    for (path, manifest) in &found {
+        out.push_str(&format!(
+            "{:<10} {:<25} {:<8} {:<10} {}\n",
+            manifest.iteration,
+            manifest.created,
+            manifest.files_changed,
+            manifest.mode.as_str(),
+            path.display()
+        ));
+    }
+    print_out(&out);
+    ExitCode::SUCCESS
+}
+
+fn rollback(
+    dir: &SessionDir,
+    iteration: u32,
+    work_dir: Option<PathBuf>,
+    dry_run: bool,
+) -> ExitCode {
+    if state::is_live(dir) {
+        eprintln!(
+            "agent: error: the session is running; send it {{\"type\":\"rollback\",\"iteration\":{iteration}}} instead"
+        );
+        return ExitCode::from(USAGE_EXIT);
+    }
+    let path = checkpoint::manifest_path(dir, iteration);
+    let manifest = match checkpoint::load_manifest(&path) {
+        Ok(manifest) => manifest,
+        Err(err) => {
+            eprintln!("agent: error: no checkpoint for iteration {iteration}: {err}");
+            return ExitCode::from(USAGE_EXIT);
+        }
+    };
+    let work_dir = work_dir.unwrap_or_else(|| PathBuf::from(&manifest.work_dir));
+    let mut snapshot = Snapshotter::new(&work_dir, &dir.objects(), u64::MAX);
+    let result = checkpoint::load_tree(&snapshot, &manifest).and_then(|tree| {
+        if dry_run {
+            snapshot.diff(&tree)
+        } else {
+            snapshot.restore(&tree)
+        }
+    });
+    let changes = match result {
+        Ok(changes) => changes,
+        Err(err) => {
+            eprintln!("agent: error: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut out = String::new();
+    for (verb, paths) in [
+        ("create", &changes.created),
+        ("modify", &changes.modified),
+        ("delete", &changes.deleted),
+    ] {
+        for path in paths {
+            out.push_str(&format!("{verb} {path}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "{} file(s) {} in {} to match iteration {iteration}\n",
+        changes.count(),
+        if dry_run { "would change" } else { "changed" },
+        work_dir.display()
+    ));
+    print_out(&out);
+    ExitCode::SUCCESS
+}
+
+/// These subcommands talk to a person, not the proxy: plain text.
+fn print_out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
