@@ -27,6 +27,7 @@ pub struct Config {
     pub approval: crate::session::checks::ApprovalConfig,
     pub hitl: HitlConfig,
     pub state: StateConfig,
+    pub compaction: crate::session::compact::CompactionConfig,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -202,6 +203,7 @@ impl Config {
                 ));
             }
         }
+        self.compaction.validate()?;
         if !(1..=1024).contains(&self.state.max_file_mb) {
             return Err("state.max_file_mb must be between 1 and 1024".into());
         }

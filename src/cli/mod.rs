@@ -435,6 +435,7 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
                 timeout: Duration::from_secs(file_config.hitl.timeout_secs),
                 dir: hitl_dir,
             },
+            compaction: file_config.compaction.clone(),
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: file_config.state.max_file_mb * 1024 * 1024,

@@ -2,6 +2,7 @@
 //! for), the conversation it builds, and every way it can end.
 
 pub mod checks;
+pub mod compact;
 pub mod control;
 pub mod hitl;
 pub mod partial_json;
@@ -24,7 +25,7 @@ use crate::model::{
 use crate::protocol::EventWriter;
 use crate::protocol::commands::Decision;
 use crate::protocol::events::{
-    Event, ExitReason, HitlKind, MessageSource, Mode, PROTOCOL_VERSION, ResolvedBy,
+    ActivityKind, Event, ExitReason, HitlKind, MessageSource, Mode, PROTOCOL_VERSION, ResolvedBy,
 };
 use crate::tools::interactive::{AskUserArgs, TodoWriteArgs, WritePlanArgs};
 use crate::tools::{self, EVENT_OUTPUT_LIMIT, MODEL_OUTPUT_LIMIT, Tool, ToolContext, ToolOutput};
@@ -56,6 +57,7 @@ pub struct SessionConfig {
     pub checks: Checks,
     pub hitl: HitlSettings,
     pub state: StateSetup,
+    pub compaction: compact::CompactionConfig,
 }
 
 /// Where the session keeps its checkpoints, and where it resumes from.
@@ -86,6 +88,29 @@ pub struct Session {
     iterations: u32,
     model_calls: u32,
     checkpointer: Checkpointer,
+}
+
+/// Collects a summary without streaming it to the person (it is not an
+/// answer); retries are still shown.
+struct QuietTurn<'a> {
+    builder: turn::TurnBuilder,
+    events: &'a EventWriter,
+}
+
+impl crate::model::StreamSink for QuietTurn<'_> {
+    fn item(&mut self, item: crate::model::StreamItem) {
+        let _ = self.builder.accept(item);
+    }
+
+    fn retrying(
+        &mut self,
+        error: &crate::model::ModelError,
+        attempt: u32,
+        delay: std::time::Duration,
+    ) {
+        self.builder.restart();
+        self.events.emit(turn::retry_event(error, attempt, delay));
+    }
 }
 
 /// What running one tool call led to.
@@ -258,6 +283,10 @@ impl Session {
             for text in self.control.take_injects() {
                 self.add_user_message(text, MessageSource::Inject, Vec::new());
             }
+            tokio::select! {
+                () = self.compact_if_needed() => {}
+                () = cancel.cancelled() => return ExitReason::Cancelled,
+            }
             let called = tokio::select! {
                 called = self.call_model() => called,
                 () = cancel.cancelled() => return ExitReason::Cancelled,
@@ -314,6 +343,118 @@ impl Session {
                 self.save_checkpoint();
             }
         }
+    }
+
+    /// Past the threshold: `summarizing`, the middle of the conversation
+    /// replaced by a summary (or, failing that, old tool outputs dropped),
+    /// `summarized`.
+    async fn compact_if_needed(&mut self) {
+        let window = self.config.model.context_window;
+        let limit = (window as f64 * self.config.compaction.threshold) as u64;
+        let before = compact::estimate_tokens(&self.conversation, &self.specs);
+        if before <= limit {
+            return;
+        }
+        self.events.emit(Event::Activity {
+            activity: ActivityKind::Summarizing,
+            tool_call_id: None,
+        });
+        self.events.emit(Event::Summarizing {
+            tokens_before: before,
+        });
+        let keep = self.config.compaction.keep_recent_turns;
+        let summarised = match compact::middle(&self.conversation, keep) {
+            None => Err("nothing is old enough to summarise".to_owned()),
+            Some((start, end)) => {
+                let transcript = compact::transcript(&self.conversation[start..end]);
+                // The summariser's own input must fit the window too.
+                let transcript =
+                    tools::truncate::head_tail(&transcript, (window as usize).saturating_mul(2));
+                self.summarise(transcript)
+                    .await
+                    .map(|summary| (start, end, summary))
+            }
+        };
+        match summarised {
+            Ok((start, end, summary)) => {
+                let mut note = format!("## Summary of the earlier work\n\n{}", summary.trim());
+                if let Some(plan) = &self.plan {
+                    note.push_str(&format!("\n\n## The approved plan\n\n{plan}"));
+                }
+                if !self.todos.items().is_empty() {
+                    note.push_str(&format!("\n\n## Todo list\n\n{}", self.todos.render()));
+                }
+                self.conversation.splice(
+                    start..end,
+                    [Message::User {
+                        text: note,
+                        images: Vec::new(),
+                    }],
+                );
+            }
+            Err(reason) => {
+                self.events.emit(Event::warning(
+                    "compaction-failed",
+                    format!("no summary ({reason}); dropping the oldest tool outputs instead"),
+                ));
+            }
+        }
+        compact::drop_old_outputs(&mut self.conversation, &self.specs, limit);
+        self.events.emit(Event::Summarized {
+            tokens_before: before,
+            tokens_after: compact::estimate_tokens(&self.conversation, &self.specs),
+        });
+    }
+
+    /// One model call, no tools, for the summary text; its usage counts.
+    async fn summarise(&mut self, transcript: String) -> Result<String, String> {
+        let messages = [
+            Message::System {
+                text: compact::SUMMARY_INSTRUCTIONS.to_owned(),
+            },
+            Message::User {
+                text: transcript,
+                images: Vec::new(),
+            },
+        ];
+        let request = ModelRequest {
+            model_id: &self.config.model.model,
+            messages: &messages,
+            tools: &[],
+            max_output_tokens: self.config.model.max_output_tokens.min(4_096),
+            temperature: self.config.model.temperature,
+        };
+        let events = self.events.clone();
+        let mut sink = QuietTurn {
+            builder: turn::TurnBuilder::new(self.iterations),
+            events: &events,
+        };
+        self.model_calls += 1;
+        self.model
+            .complete(&request, &mut sink)
+            .await
+            .map_err(|err| err.to_string())?;
+        let (turn, usage) = sink.builder.finish();
+        self.count_usage(usage);
+        if turn.text.trim().is_empty() {
+            return Err("the model returned an empty summary".to_owned());
+        }
+        Ok(turn.text)
+    }
+
+    fn count_usage(&mut self, usage: Usage) {
+        self.totals.input_tokens += usage.input_tokens;
+        self.totals.output_tokens += usage.output_tokens;
+        self.totals.cached_input_tokens += usage.cached_input_tokens;
+        self.totals.reasoning_tokens += usage.reasoning_tokens;
+        self.events.emit(Event::UsageUpdate {
+            input_tokens: usage.input_tokens,
+            output_tokens: usage.output_tokens,
+            cached_input_tokens: usage.cached_input_tokens,
+            reasoning_tokens: usage.reasoning_tokens,
+            total_input_tokens: self.totals.input_tokens,
+            total_output_tokens: self.totals.output_tokens,
+        });
     }
 
     /// Saves the checkpoint of the current iteration and announces it. A
@@ -417,18 +558,7 @@ impl Session {
         self.model_calls += 1;
         self.model.complete(&request, &mut live).await?;
         let (turn, usage) = live.builder.finish();
-        self.totals.input_tokens += usage.input_tokens;
-        self.totals.output_tokens += usage.output_tokens;
-        self.totals.cached_input_tokens += usage.cached_input_tokens;
-        self.totals.reasoning_tokens += usage.reasoning_tokens;
-        self.events.emit(Event::UsageUpdate {
-            input_tokens: usage.input_tokens,
-            output_tokens: usage.output_tokens,
-            cached_input_tokens: usage.cached_input_tokens,
-            reasoning_tokens: usage.reasoning_tokens,
-            total_input_tokens: self.totals.input_tokens,
-            total_output_tokens: self.totals.output_tokens,
-        });
+        self.count_usage(usage);
         Ok(turn)
     }
 

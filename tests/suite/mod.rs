@@ -3,6 +3,7 @@
 
 mod cli;
 mod commands;
+mod compaction;
 mod hitl;
 mod images;
 mod model_errors;

@@ -1,0 +1,211 @@
+//! Keeping the conversation inside the model's window. Past a threshold,
+//! the middle of the conversation is replaced by a summary the model
+//! writes; the system prompt, the task, the plan, the todos and the most
+//! recent turns stay verbatim. If the summary cannot be had, the oldest
+//! tool outputs are dropped instead: the session goes on either way.
+
+use serde::Deserialize;
+
+use crate::model::{Message, ToolSpec};
+
+/// A tool output that was dropped to make room.
+pub const DROPPED: &str = "[output dropped to keep the conversation within the model's window]";
+/// Each message is cut to this in the transcript given to the summariser.
+const TRANSCRIPT_MESSAGE_CHARS: usize = 4_000;
+/// An image counts this much (providers bill about a thousand tokens).
+const IMAGE_TOKENS: u64 = 1_000;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CompactionConfig {
+    /// Compact when the estimate passes this share of the window.
+    pub threshold: f64,
+    /// Assistant turns (with their tool results) kept verbatim.
+    pub keep_recent_turns: usize,
+}
+
+impl Default for CompactionConfig {
+    fn default() -> Self {
+        CompactionConfig {
+            threshold: 0.8,
+            keep_recent_turns: 3,
+        }
+    }
+}
+
+impl CompactionConfig {
+    pub fn validate(&self) -> Result<(), String> {
+        if !(0.1..=0.95).contains(&self.threshold) {
+            return Err("compaction.threshold must be between 0.1 and 0.95".into());
+        }
+        if !(1..=50).contains(&self.keep_recent_turns) {
+            return Err("compaction.keep_recent_turns must be between 1 and 50".into());
+        }
+        Ok(())
+    }
+}
+
+/// Four bytes a token, the usual rule of thumb; the schemas of the tools
+/// count too, since they are sent with every call.
+pub fn estimate_tokens(messages: &[Message], tools: &[ToolSpec]) -> u64 {
+    let mut bytes = 0usize;
+    let mut images = 0u64;
+    for message in messages {
+        match message {
+            Message::System { text } => bytes += text.len(),
+            Message::User {
+                text,
+                images: attached,
+            } => {
+                bytes += text.len();
+                images += attached.len() as u64;
+            }
+            Message::Assistant(turn) => {
+                bytes += turn.text.len() + turn.reasoning.len();
+                for call in &turn.tool_calls {
+                    bytes += call.name.len() + call.arguments.len() + 16;
+                }
+            }
+            Message::Tool(result) => {
+                bytes += result.content.len() + 16;
+                images += u64::from(result.image.is_some());
+            }
+        }
+    }
+    for tool in tools {
+        bytes += tool.name.len() + tool.description.len() + tool.parameters.to_string().len();
+    }
+    (bytes as u64).div_ceil(4) + images * IMAGE_TOKENS
+}
+
+/// Where the part to summarise starts and ends: after the system prompt and
+/// the task, before the last `keep` assistant turns. `None` when there is
+/// nothing in between.
+pub fn middle(messages: &[Message], keep: usize) -> Option<(usize, usize)> {
+    let start = messages
+        .iter()
+        .position(|message| matches!(message, Message::User { .. }))?
+        + 1;
+    let assistants: Vec<usize> = messages
+        .iter()
+        .enumerate()
+        .filter(|(_, message)| matches!(message, Message::Assistant(_)))
+        .map(|(index, _)| index)
+        .collect();
+    let end = *assistants.get(assistants.len().checked_sub(keep)?)?;
+    (end > start).then_some((start, end))
+}
+
+/// The part to summarise, as plain text for the summariser.
+pub fn transcript(messages: &[Message]) -> String {
+    let mut out = String::new();
+    for message in messages {
+        let (who, text) = match message {
+            Message::System { text } => ("system", text.clone()),
+            Message::User { text, .. } => ("user", text.clone()),
+            Message::Assistant(turn) => {
+                let mut text = turn.text.clone();
+                for call in &turn.tool_calls {
+                    text.push_str(&format!("\n[calls {} {}]", call.name, call.arguments));
+                }
+                ("assistant", text)
+            }
+            Message::Tool(result) => (
+                "tool result",
+                format!("{}: {}", result.name, result.content),
+            ),
+        };
+        let cut = crate::tools::truncate::head_tail(&text, TRANSCRIPT_MESSAGE_CHARS);
+        out.push_str(&format!("### {who}\n{cut}\n\n"));
+    }
+    out
+}
+
+pub const SUMMARY_INSTRUCTIONS: &str = "You summarise a coding agent's session so it can go on without the full history. \
+Write a concise summary: what was done, which files were read or changed and how, commands run and their \
+outcome, decisions taken, what failed, and what remains to do. Keep exact names, paths and error messages. \
+No preamble.";
+
+/// Drops the oldest tool outputs until the estimate is under `limit`;
+/// the last turn's results are kept, the model needs them next.
+pub fn drop_old_outputs(messages: &mut [Message], tools: &[ToolSpec], limit: u64) {
+    let last_assistant = messages
+        .iter()
+        .rposition(|message| matches!(message, Message::Assistant(_)))
+        .unwrap_or(messages.len());
+    for index in 0..last_assistant {
+        if estimate_tokens(messages, tools) <= limit {
+            return;
+        }
+        if let Message::Tool(result) = &mut messages[index]
+            && result.content != DROPPED
+        {
+            result.content = DROPPED.to_owned();
+            result.image = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AssistantTurn, ToolCall, ToolResultMessage};
+
+    fn turn(id: &str) -> Vec<Message> {
+        vec![
+            Message::Assistant(AssistantTurn {
+                tool_calls: vec![ToolCall {
+                    id: id.into(),
+                    name: "exec".into(),
+                    arguments: "{}".into(),
+                }],
+                ..AssistantTurn::default()
+            }),
+            Message::Tool(ToolResultMessage {
+                call_id: id.into(),
+                name: "exec".into(),
+                content: "x".repeat(400),
+                is_error: false,
+                image: None,
+            }),
+        ]
+    }
+
+    fn conversation() -> Vec<Message> {
+        let mut messages = vec![
+            Message::System { text: "sys".into() },
+            Message::User {
+                text: "task".into(),
+                images: Vec::new(),
+            },
+        ];
+        for id in ["a", "b", "c"] {
+            messages.extend(turn(id));
+        }
+        messages
+    }
+
+    #[test]
+    fn the_middle_leaves_task_and_recent_turns() {
+        let messages = conversation();
+        assert_eq!(middle(&messages, 1), Some((2, 6)));
+        assert_eq!(middle(&messages, 3), None);
+        assert_eq!(middle(&messages, 5), None);
+    }
+
+    #[test]
+    fn dropping_spares_the_last_turn() {
+        let mut messages = conversation();
+        drop_old_outputs(&mut messages, &[], 0);
+        let contents: Vec<&str> = messages
+            .iter()
+            .filter_map(|m| match m {
+                Message::Tool(result) => Some(result.content.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(contents[0], DROPPED);
+        assert_eq!(contents[1], DROPPED);
+        assert_eq!(contents[2].len(), 400);
+    }
+}
