@@ -254,6 +254,11 @@ impl Snapshotter {
             self.put(&full, entry)?;
             self.known.remove(path);
         }
+        if !changes.is_empty()
+            && let Ok(root) = std::fs::File::open(&self.work_dir)
+        {
+            let _ = rustix::fs::syncfs(&root);
+        }
         Ok(changes)
     }
 
@@ -276,10 +281,24 @@ impl Snapshotter {
             }
             Entry::File { hash, mode, .. } => {
                 let bytes = self.load_bytes(hash)?;
-                crate::tools::files::write_atomically(full, &bytes)
-                    .map_err(|err| StateError::io(full, err))?;
-                std::fs::set_permissions(full, std::fs::Permissions::from_mode(*mode))
-                    .map_err(|err| StateError::io(full, err))
+                // Temp file and rename, no fsync per file: `restore` syncs
+                // the file system once at the end.
+                let temp = full.with_file_name(format!(
+                    ".{}.agent-restore{}",
+                    full.file_name()
+                        .map(|n| n.to_string_lossy())
+                        .unwrap_or_default(),
+                    fastrand::u32(..)
+                ));
+                let written = std::fs::write(&temp, &bytes)
+                    .and_then(|()| {
+                        std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(*mode))
+                    })
+                    .and_then(|()| std::fs::rename(&temp, full));
+                if written.is_err() {
+                    let _ = std::fs::remove_file(&temp);
+                }
+                written.map_err(|err| StateError::io(full, err))
             }
         }
     }

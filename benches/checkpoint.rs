@@ -1,0 +1,145 @@
+//! Checkpoint and rollback cost on a work dir of 10,000 files / 200 MB:
+//! one file changed per iteration against every file changed. The first
+//! must cost a small fraction of the second (a checkpoint costs what
+//! changed, not the size of the work dir).
+//!
+//! `cargo bench --bench checkpoint` (env: BENCH_FILES, BENCH_FILE_KB).
+
+use std::path::Path;
+use std::time::{Duration, Instant, SystemTime};
+
+use agent::model::{Message, Usage};
+use agent::protocol::events::Mode;
+use agent::state::SessionDir;
+use agent::state::checkpoint::{Checkpointer, SessionState};
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(default)
+}
+
+fn write_files(work: &Path, files: usize, size: usize, generation: u8) {
+    for index in 0..files {
+        let dir = work.join(format!("d{:03}", index % 100));
+        std::fs::create_dir_all(&dir).expect("create dir");
+        let mut content = vec![b'a' + (index % 26) as u8; size];
+        content[0] = generation;
+        content[1..9].copy_from_slice(&(index as u64).to_le_bytes());
+        std::fs::write(dir.join(format!("f{index:05}.txt")), content).expect("write file");
+    }
+}
+
+/// Files written long ago are not "racy": an unchanged one is only stat'ed.
+fn backdate(work: &Path) {
+    let past = SystemTime::now() - Duration::from_secs(3600);
+    for dir in std::fs::read_dir(work).expect("read work").flatten() {
+        for file in std::fs::read_dir(dir.path()).expect("read dir").flatten() {
+            let handle = std::fs::File::options()
+                .write(true)
+                .open(file.path())
+                .expect("open");
+            handle.set_modified(past).expect("set mtime");
+        }
+    }
+}
+
+fn save(checkpointer: &mut Checkpointer, work: &Path, iteration: u32) -> (Duration, u64) {
+    let conversation = vec![Message::System {
+        text: "bench".into(),
+    }];
+    let state = SessionState {
+        session_id: "bench",
+        iteration,
+        work_dir: work,
+        model_alias: "bench",
+        mode: Mode::Normal,
+        plan: None,
+        todos: &[],
+        todo_next_id: 0,
+        usage: Usage::default(),
+        model_calls: iteration,
+        last_seq: 0,
+        conversation: &conversation,
+    };
+    let started = Instant::now();
+    let (_, changed) = checkpointer.save(&state).expect("checkpoint");
+    (started.elapsed(), changed)
+}
+
+fn rollback(
+    checkpointer: &mut Checkpointer,
+    dir: &SessionDir,
+    iteration: u32,
+) -> (Duration, usize) {
+    let path = agent::state::checkpoint::manifest_path(dir, iteration);
+    let manifest = agent::state::checkpoint::load_manifest(&path).expect("manifest");
+    let started = Instant::now();
+    let changes = checkpointer.restore_files(&manifest).expect("rollback");
+    (started.elapsed(), changes.count())
+}
+
+fn main() {
+    let files = env_number("BENCH_FILES", 10_000);
+    let file_kb = env_number("BENCH_FILE_KB", 20);
+    let root = tempfile::tempdir().expect("temp dir");
+    let work = root.path().join("work");
+    let dir = SessionDir::new(&root.path().join("state"), "bench");
+    dir.create().expect("session dir");
+    println!(
+        "work dir: {files} files of {file_kb} KiB = {} MB",
+        files * file_kb / 1024
+    );
+    write_files(&work, files, file_kb * 1024, 0);
+    backdate(&work);
+    let mut checkpointer = Checkpointer::new(dir.clone(), &work, 16 * 1024 * 1024);
+    let (first, _) = save(&mut checkpointer, &work, 0);
+    println!(
+        "first checkpoint (everything stored):        {:>9.1} ms",
+        ms(first)
+    );
+
+    // One file changed.
+    std::fs::write(work.join("d000/f00000.txt"), b"changed").expect("change one");
+    let (one_save, changed) = save(&mut checkpointer, &work, 1);
+    assert_eq!(changed, 1);
+    let (one_back, restored) = rollback(&mut checkpointer, &dir, 0);
+    assert_eq!(restored, 1);
+    backdate(&work);
+    // Re-scan once so the rolled-back file is known again.
+    let _ = save(&mut checkpointer, &work, 2);
+
+    // Every file changed.
+    write_files(&work, files, file_kb * 1024, 1);
+    let (all_save, changed) = save(&mut checkpointer, &work, 3);
+    assert_eq!(changed as usize, files);
+    let (all_back, restored) = rollback(&mut checkpointer, &dir, 2);
+    assert_eq!(restored, files);
+
+    println!(
+        "checkpoint, one file changed:                {:>9.1} ms",
+        ms(one_save)
+    );
+    println!(
+        "checkpoint, every file changed:              {:>9.1} ms",
+        ms(all_save)
+    );
+    println!(
+        "rollback,   one file changed:                {:>9.1} ms",
+        ms(one_back)
+    );
+    println!(
+        "rollback,   every file changed:              {:>9.1} ms",
+        ms(all_back)
+    );
+    println!(
+        "ratio one/all: checkpoint {:.3}, rollback {:.3}",
+        ms(one_save) / ms(all_save),
+        ms(one_back) / ms(all_back)
+    );
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
