@@ -5,6 +5,9 @@
 //!
 //! `cargo bench --bench checkpoint` (env: BENCH_FILES, BENCH_FILE_KB).
 
+// A benchmark stops at its first failure, and its report is its output.
+#![allow(clippy::expect_used, clippy::print_stdout)]
+
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 

@@ -202,7 +202,7 @@ impl Parser {
 
 /// reqwest's Display stops at the outer layer ("error sending request");
 /// the cause ("connection refused") is what a person needs.
-fn describe_reqwest(err: &reqwest::Error) -> String {
+pub fn describe_reqwest(err: &reqwest::Error) -> String {
     let mut text = err.to_string();
     let mut source = std::error::Error::source(err);
     while let Some(cause) = source {

@@ -269,7 +269,8 @@ impl FileTransport {
     fn write_request(&self, event: &Event) -> std::io::Result<()> {
         let mut text = serde_json::to_string(event).map_err(std::io::Error::other)?;
         text.push('\n');
-        write_private_atomically(&self.request, text.as_bytes())
+        crate::state::write_atomically(&self.request, text.as_bytes())
+            .map_err(std::io::Error::other)
     }
 
     /// The answer in the response file, once there is a valid one. A file
@@ -324,27 +325,6 @@ impl FileTransport {
         let _ = std::fs::remove_file(&self.request);
         let _ = std::fs::remove_file(&self.response);
     }
-}
-
-/// Temp file (0600), fsync, rename: the proxy never reads half a request.
-fn write_private_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let temp = path.with_extension(format!("tmp{}", fastrand::u32(..)));
-    let result = (|| {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
 }
 
 #[cfg(test)]

@@ -63,16 +63,21 @@ pub fn private_dir(dir: &Path) -> Result<(), StateError> {
 /// the folder: after a crash the file is either the old one or the new
 /// one, never a mix.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
+    write_private(path, bytes, true)
+}
+
+/// A 0600 file through a temp file and a rename, so no reader ever sees
+/// half of it; with `sync`, fsynced with its folder too (many small
+/// writes skip that and sync the file system once instead).
+pub fn write_private(path: &Path, bytes: &[u8], sync: bool) -> Result<(), StateError> {
     let dir = path
         .parent()
         .ok_or_else(|| StateError::Invalid(format!("{} has no folder", path.display())))?;
-    let temp = dir.join(format!(
-        ".{}.tmp{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
-        fastrand::u32(..)
-    ));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(".{name}.tmp{}", fastrand::u32(..)));
     let result = (|| {
         let mut file = std::fs::OpenOptions::new()
             .write(true)
@@ -80,9 +85,14 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StateError> {
             .mode(0o600)
             .open(&temp)?;
         file.write_all(bytes)?;
-        file.sync_all()?;
+        if sync {
+            file.sync_all()?;
+        }
         std::fs::rename(&temp, path)?;
-        std::fs::File::open(dir)?.sync_all()
+        if sync {
+            std::fs::File::open(dir)?.sync_all()?;
+        }
+        Ok(())
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);

@@ -193,22 +193,7 @@ impl Snapshotter {
         }
         // No fsync per object: a checkpoint syncs the file system once
         // before its manifest is written (see `checkpoint::save`).
-        let temp = path.with_extension(format!("tmp{}", fastrand::u32(..)));
-        let written = (|| {
-            use std::io::Write;
-            use std::os::unix::fs::OpenOptionsExt;
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(&temp)?;
-            file.write_all(bytes)?;
-            std::fs::rename(&temp, &path)
-        })();
-        if let Err(err) = written {
-            let _ = std::fs::remove_file(&temp);
-            return Err(StateError::io(&path, err));
-        }
+        super::write_private(&path, bytes, false)?;
         Ok(bytes.len() as u64)
     }
 

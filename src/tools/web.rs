@@ -106,7 +106,12 @@ pub async fn fetch(args: FetchArgs, ctx: &ToolContext) -> ToolOutput {
     };
     let response = match client.get(url.clone()).send().await {
         Ok(response) => response,
-        Err(err) => return ToolOutput::fail(format!("fetching {url} failed: {}", describe(&err))),
+        Err(err) => {
+            return ToolOutput::fail(format!(
+                "fetching {url} failed: {}",
+                crate::model::http::describe_reqwest(&err)
+            ));
+        }
     };
     let status = response.status();
     let final_url = response.url().to_string();
@@ -131,7 +136,10 @@ pub async fn fetch(args: FetchArgs, ctx: &ToolContext) -> ToolOutput {
                 body.extend_from_slice(&chunk);
             }
             Err(err) => {
-                return ToolOutput::fail(format!("reading {final_url} failed: {}", describe(&err)));
+                return ToolOutput::fail(format!(
+                    "reading {final_url} failed: {}",
+                    crate::model::http::describe_reqwest(&err)
+                ));
             }
         }
     }
@@ -282,17 +290,6 @@ impl reqwest::dns::Resolve for GuardedResolver {
             Ok(Box::new(found.into_iter()) as reqwest::dns::Addrs)
         })
     }
-}
-
-fn describe(err: &reqwest::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 #[cfg(test)]
