@@ -402,9 +402,9 @@ pub fn render_grep(outcome: &GrepOutcome, base: &Path, options: &GrepOptions) ->
         };
         let _ = writeln!(
             out,
-            "No matches in {} ({} files searched{binary}; git-ignored and hidden files are not searched).",
+            "No matches in {} ({} searched{binary}; git-ignored and hidden files are not searched).",
             paths::display(base, &outcome.root),
-            outcome.files_searched,
+            counted(outcome.files_searched, "file"),
         );
     } else if outcome.shown_matches < outcome.total_matches {
         let raise = if options.max_results < MAX_GREP_RESULTS {
@@ -414,12 +414,22 @@ pub fn render_grep(outcome: &GrepOutcome, base: &Path, options: &GrepOptions) ->
         };
         let _ = writeln!(
             out,
-            "[capped: showing the first {} of {} matching lines, which are in {} files; narrow the search with path, glob or type{raise}]",
-            outcome.shown_matches, outcome.total_matches, outcome.files_matched,
+            "[capped: showing the first {} of {} matching lines, which are in {}; narrow the search with path, glob or type{raise}]",
+            outcome.shown_matches,
+            outcome.total_matches,
+            counted(outcome.files_matched, "file"),
         );
     }
     render_problems(&mut out, &outcome.problems);
     out
+}
+
+/// `1 file`, `2 files`.
+fn counted(count: u64, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        _ => format!("{count} {noun}s"),
+    }
 }
 
 /// One path a line, relative to `base`; then what was left out.
@@ -457,8 +467,8 @@ fn render_problems(out: &mut String, problems: &Problems) {
     if problems.count > 0 {
         let _ = writeln!(
             out,
-            "[{} paths could not be read: {}{}]",
-            problems.count,
+            "[{} could not be read: {}{}]",
+            counted(problems.count, "path"),
             problems.first.join("; "),
             if problems.count > problems.first.len() as u64 {
                 "; ..."
@@ -1294,7 +1304,7 @@ mod tests {
         assert_eq!(
             grep(&root, &options),
             "a.txt:1:hit 1\na.txt:2:hit 2\n[capped: showing the first 2 of 50 matching lines, \
-             which are in 1 files; narrow the search with path, glob or type, or raise \
+             which are in 1 file; narrow the search with path, glob or type, or raise \
              max_results (at most 2000)]\n"
         );
     }
