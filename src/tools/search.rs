@@ -321,7 +321,7 @@ pub fn grep_dir(
         outcome.problems.merge(found.problems);
         outcome.files.extend(found.files);
     }
-    outcome.files.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    sort_by_path(&mut outcome.files, |file| &file.path);
     let keep = files_holding(&outcome.files, quota);
     outcome.files.truncate(keep);
     let mut left = quota;
@@ -370,7 +370,7 @@ pub fn glob_dir(
         outcome.problems.merge(found.problems);
         outcome.paths.extend(found.paths);
     }
-    outcome.paths.sort_unstable();
+    sort_by_path(&mut outcome.paths, |path| path);
     outcome.paths.truncate(quota);
     Ok(outcome)
 }
@@ -402,9 +402,9 @@ pub fn render_grep(outcome: &GrepOutcome, base: &Path, options: &GrepOptions) ->
         };
         let _ = writeln!(
             out,
-            "No matches in {} ({} files searched{binary}; git-ignored and hidden files are not searched).",
+            "No matches in {} ({} searched{binary}; git-ignored and hidden files are not searched).",
             paths::display(base, &outcome.root),
-            outcome.files_searched,
+            counted(outcome.files_searched, "file"),
         );
     } else if outcome.shown_matches < outcome.total_matches {
         let raise = if options.max_results < MAX_GREP_RESULTS {
@@ -414,19 +414,34 @@ pub fn render_grep(outcome: &GrepOutcome, base: &Path, options: &GrepOptions) ->
         };
         let _ = writeln!(
             out,
-            "[capped: showing the first {} of {} matching lines, which are in {} files; narrow the search with path, glob or type{raise}]",
-            outcome.shown_matches, outcome.total_matches, outcome.files_matched,
+            "[capped: showing the first {} of {} matching lines, which are in {}; narrow the search with path, glob or type{raise}]",
+            outcome.shown_matches,
+            outcome.total_matches,
+            counted(outcome.files_matched, "file"),
         );
     }
     render_problems(&mut out, &outcome.problems);
     out
 }
 
+/// `1 file`, `2 files`.
+fn counted(count: u64, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        _ => format!("{count} {noun}s"),
+    }
+}
+
 /// One path a line, relative to `base`; then what was left out.
 pub fn render_glob(outcome: &GlobOutcome, base: &Path, options: &GlobOptions) -> String {
     let mut out = String::new();
     for path in &outcome.paths {
-        out.push_str(&paths::display(base, path));
+        // As `paths::display`, without a String per path: a glob may list
+        // tens of thousands.
+        match path.strip_prefix(base) {
+            Ok(relative) => out.push_str(&relative.to_string_lossy()),
+            Err(_) => out.push_str(&path.to_string_lossy()),
+        }
         out.push('\n');
     }
     if outcome.total == 0 {
@@ -452,8 +467,8 @@ fn render_problems(out: &mut String, problems: &Problems) {
     if problems.count > 0 {
         let _ = writeln!(
             out,
-            "[{} paths could not be read: {}{}]",
-            problems.count,
+            "[{} could not be read: {}{}]",
+            counted(problems.count, "path"),
             problems.first.join("; "),
             if problems.count > problems.first.len() as u64 {
                 "; ..."
@@ -477,7 +492,7 @@ pub async fn glob(args: GlobArgs, ctx: &ToolContext) -> ToolOutput {
     let searched = off_the_loop(ctx, move |stop| glob_dir(&root, &task_options, stop)).await;
     match searched {
         Ok((Ok(outcome), interrupted)) => ToolOutput::ok(
-            render_glob(&outcome, &ctx.work_dir, &options) + interruption_note(interrupted),
+            render_glob(&outcome, &ctx.work_dir, &options) + &interruption_note(interrupted),
         ),
         Ok((Err(err), _)) => ToolOutput::fail(err.to_string()),
         Err(fail) => fail,
@@ -505,7 +520,7 @@ pub async fn grep(args: GrepArgs, ctx: &ToolContext) -> ToolOutput {
     let searched = off_the_loop(ctx, move |stop| grep_dir(&root, &task_options, stop)).await;
     match searched {
         Ok((Ok(outcome), interrupted)) => ToolOutput::ok(
-            render_grep(&outcome, &ctx.work_dir, &options) + interruption_note(interrupted),
+            render_grep(&outcome, &ctx.work_dir, &options) + &interruption_note(interrupted),
         ),
         Ok((Err(err), _)) => ToolOutput::fail(err.to_string()),
         Err(fail) => fail,
@@ -532,13 +547,16 @@ enum Interrupted {
     TimedOut,
 }
 
-fn interruption_note(interrupted: Option<Interrupted>) -> &'static str {
+fn interruption_note(interrupted: Option<Interrupted>) -> String {
     match interrupted {
-        None => "",
-        Some(Interrupted::Cancelled) => "[cancelled: only part of the tree was searched]\n",
-        Some(Interrupted::TimedOut) => {
-            "[stopped after 60 s: only part of the tree was searched; narrow the path, glob or type]\n"
+        None => String::new(),
+        Some(Interrupted::Cancelled) => {
+            "[cancelled: only part of the tree was searched]\n".to_owned()
         }
+        Some(Interrupted::TimedOut) => format!(
+            "[stopped after {} s: only part of the tree was searched; narrow the path, glob or type]\n",
+            SEARCH_TIMEOUT.as_secs()
+        ),
     }
 }
 
@@ -650,7 +668,10 @@ fn file_types(name: &str) -> Result<Types, SearchError> {
 /// pattern without `/` matches the file name at any depth, one with `/`
 /// matches from the root; `*` stays within one folder, `**` crosses them.
 struct PathFilter {
-    set: GlobSet,
+    /// `None` matches everything (`*`, `**`): no glob to run per file.
+    set: Option<GlobSet>,
+    /// The pattern has no `/`: it is matched against the file name alone.
+    name_only: bool,
     /// The pattern names a hidden entry (`.github/**`), so hidden entries
     /// are walked.
     hidden: bool,
@@ -671,34 +692,74 @@ impl PathFilter {
                 "globs are matched against paths relative to the searched folder; give the folder as path and a relative pattern such as src/**/*.rs".to_owned(),
             ));
         }
-        let anchored = if relative.contains('/') {
-            relative.to_owned()
-        } else {
-            format!("**/{relative}")
-        };
-        let glob = GlobBuilder::new(&anchored)
+        let name_only = !relative.contains('/');
+        let glob = GlobBuilder::new(relative)
             .literal_separator(true)
             .build()
             .map_err(|err| invalid(err.kind().to_string()))?;
-        let set = GlobSetBuilder::new()
-            .add(glob)
-            .build()
-            .map_err(|err| invalid(err.kind().to_string()))?;
+        let set = match relative {
+            "*" | "**" | "**/*" => None,
+            _ => Some(
+                GlobSetBuilder::new()
+                    .add(glob)
+                    .build()
+                    .map_err(|err| invalid(err.kind().to_string()))?,
+            ),
+        };
         let hidden = relative
             .split('/')
             .any(|part| part.starts_with('.') && part != "." && part != "..");
-        Ok(PathFilter { set, hidden })
+        Ok(PathFilter {
+            set,
+            name_only,
+            hidden,
+        })
     }
 
     fn matches(&self, root: &Path, path: &Path) -> bool {
+        let Some(set) = &self.set else {
+            return true;
+        };
+        let name = || path.file_name().is_some_and(|name| set.is_match(name));
+        if self.name_only {
+            return name();
+        }
         match path.strip_prefix(root) {
-            Ok(relative) if !relative.as_os_str().is_empty() => self.set.is_match(relative),
+            Ok(relative) if !relative.as_os_str().is_empty() => set.is_match(relative),
             // The root itself is a file: its name is what can match.
-            _ => path
-                .file_name()
-                .is_some_and(|name| self.set.is_match(Path::new(name))),
+            _ => name(),
         }
     }
+}
+
+/// The order of `Path`'s `Ord` (component by component) for the clean
+/// paths a walk yields, as a byte comparison: `/` ranks below every other
+/// byte, so `a/b` comes before `a-b` as it does by components.
+fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let a = a.as_os_str().as_encoded_bytes().iter();
+    let b = b.as_os_str().as_encoded_bytes().iter();
+    a.map(|&byte| key_byte(byte))
+        .cmp(b.map(|&byte| key_byte(byte)))
+}
+
+/// Sorts in [`path_order`]. `Path::cmp` parses components on every
+/// comparison, which made the sort cost as much as the whole walk on a
+/// large tree; a key of bytes, made once per path, compares with memcmp.
+fn sort_by_path<T>(items: &mut [T], path: impl Fn(&T) -> &Path) {
+    items.sort_by_cached_key(|item| sort_key(path(item)));
+}
+
+/// The path's bytes with `/` as 0, which no file name holds.
+fn sort_key(path: &Path) -> Vec<u8> {
+    path.as_os_str()
+        .as_encoded_bytes()
+        .iter()
+        .map(|&byte| key_byte(byte))
+        .collect()
+}
+
+fn key_byte(byte: u8) -> u8 {
+    if byte == b'/' { 0 } else { byte }
 }
 
 /// How many files from the start hold `quota` matching lines (all of them
@@ -750,7 +811,7 @@ impl ThreadHits {
         if self.stored <= quota.saturating_mul(2) {
             return;
         }
-        self.files.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        sort_by_path(&mut self.files, |file| &file.path);
         let keep = files_holding(&self.files, quota);
         self.files.truncate(keep);
         self.stored = self.files.iter().map(|file| file.stored).sum();
@@ -800,7 +861,11 @@ impl GrepVisitor<'_> {
         let shared = self.shared;
         self.found.searched += 1;
         let path = entry.path();
-        let count_only = self.found.past.as_deref().is_some_and(|past| path > past);
+        let count_only = self
+            .found
+            .past
+            .as_deref()
+            .is_some_and(|past| path_order(path, past).is_gt());
         let searched = if count_only {
             let mut sink = Count {
                 stop: shared.stop,
@@ -1070,13 +1135,13 @@ impl ParallelVisitor for GlobVisitor<'_> {
             .found
             .past
             .as_deref()
-            .is_some_and(|past| entry.path() > past)
+            .is_some_and(|past| path_order(entry.path(), past).is_gt())
         {
             return WalkState::Continue;
         }
         self.found.paths.push(entry.into_path());
         if self.found.paths.len() > shared.quota.saturating_mul(2) {
-            self.found.paths.sort_unstable();
+            sort_by_path(&mut self.found.paths, |path| path);
             self.found.paths.truncate(shared.quota);
             self.found.past = self.found.paths.last().cloned();
         }
@@ -1239,7 +1304,7 @@ mod tests {
         assert_eq!(
             grep(&root, &options),
             "a.txt:1:hit 1\na.txt:2:hit 2\n[capped: showing the first 2 of 50 matching lines, \
-             which are in 1 files; narrow the search with path, glob or type, or raise \
+             which are in 1 file; narrow the search with path, glob or type, or raise \
              max_results (at most 2000)]\n"
         );
     }
@@ -1368,6 +1433,21 @@ mod tests {
         all.sort_by(|a, b| Path::new(a).cmp(Path::new(b)));
         let expected: Vec<PathBuf> = all[..7].iter().map(|name| root.join(name)).collect();
         assert_eq!(outcome.paths, expected);
+    }
+
+    #[test]
+    fn path_order_is_the_order_of_components() {
+        let names = [
+            "/r/a", "/r/a/b", "/r/a-b", "/r/a.b", "/r/a/b/c", "/r/ab", "/r/a0", "/r/A", "/r/a/b-c",
+            "/r/a/b/d", "/r/a/bc", "/r/é", "/r/z", "/r", "/r/a b",
+        ];
+        for a in names {
+            for b in names {
+                let (a, b) = (Path::new(a), Path::new(b));
+                assert_eq!(path_order(a, b), a.cmp(b), "{a:?} {b:?}");
+                assert_eq!(sort_key(a).cmp(&sort_key(b)), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
