@@ -103,6 +103,9 @@ impl Default for HttpConfig {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ExecConfig {
+    /// The shell commands run through (`-c` and, for the login
+    /// environment, `-l -c`).
+    pub shell: String,
     pub default_timeout_ms: u64,
     pub max_timeout_ms: u64,
     /// Run the login profile scripts once and give commands the
@@ -113,6 +116,7 @@ pub struct ExecConfig {
 impl Default for ExecConfig {
     fn default() -> Self {
         ExecConfig {
+            shell: "bash".to_owned(),
             default_timeout_ms: crate::tools::exec::DEFAULT_TIMEOUT_MS,
             max_timeout_ms: crate::tools::exec::MAX_TIMEOUT_MS,
             login_shell: true,
@@ -181,6 +185,9 @@ impl Config {
         }
         if self.http.idle_timeout_secs == 0 || self.http.connect_timeout_secs == 0 {
             return Err("http timeouts must be at least 1 second".into());
+        }
+        if self.exec.shell.trim().is_empty() {
+            return Err("exec.shell is empty".into());
         }
         if self.exec.default_timeout_ms == 0 || self.exec.max_timeout_ms == 0 {
             return Err("exec timeouts must be at least 1 ms".into());

@@ -408,6 +408,7 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
         }
     };
     let exec = ExecSettings::new(
+        file_config.exec.shell.clone(),
         Duration::from_millis(file_config.exec.default_timeout_ms),
         Duration::from_millis(file_config.exec.max_timeout_ms),
         secret_names,

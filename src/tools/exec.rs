@@ -59,6 +59,9 @@ pub const LOGIN_ENV_TIMEOUT: Duration = Duration::from_secs(10);
 const ENV_MARKER: &[u8] = b"\0AGENT-LOGIN-ENV\0";
 
 pub struct ExecSettings {
+    /// The shell commands run through: `bash` (the contract's), or another
+    /// POSIX shell where there is no bash (a minimal image).
+    pub shell: String,
     pub default_timeout: Duration,
     pub max_timeout: Duration,
     pub drain_timeout: Duration,
@@ -73,6 +76,7 @@ pub struct ExecSettings {
 
 impl ExecSettings {
     pub fn new(
+        shell: String,
         default_timeout: Duration,
         max_timeout: Duration,
         secret_names: globset::GlobSet,
@@ -80,6 +84,7 @@ impl ExecSettings {
     ) -> Self {
         let base_env = scrub(std::env::vars_os(), &secret_names);
         ExecSettings {
+            shell,
             default_timeout,
             max_timeout,
             drain_timeout: DRAIN_TIMEOUT,
@@ -100,7 +105,7 @@ impl ExecSettings {
         }
         self.login_env
             .get_or_init(|| async {
-                match capture_login_env(&self.base_env, &ctx.work_dir).await {
+                match capture_login_env(&self.shell, &self.base_env, &ctx.work_dir).await {
                     Ok(vars) => scrub(vars.into_iter(), &self.secret_names),
                     Err(reason) => {
                         ctx.events.emit(Event::warning(
@@ -130,11 +135,12 @@ fn scrub(
 /// Runs `bash -l` once and reads the environment its profile scripts made.
 /// The marker separates what a chatty profile prints from `env -0`.
 async fn capture_login_env(
+    shell: &str,
     base_env: &[(OsString, OsString)],
     work_dir: &std::path::Path,
 ) -> Result<Vec<(OsString, OsString)>, String> {
     use std::os::unix::ffi::OsStrExt;
-    let mut command = tokio::process::Command::new("bash");
+    let mut command = tokio::process::Command::new(shell);
     command
         .args(["-l", "-c", "printf '\\0AGENT-LOGIN-ENV\\0'; exec env -0"])
         .current_dir(work_dir)
@@ -147,7 +153,7 @@ async fn capture_login_env(
         .kill_on_drop(true);
     let child = command
         .spawn()
-        .map_err(|err| format!("cannot start bash: {err}"))?;
+        .map_err(|err| format!("cannot start {shell}: {err}"))?;
     let group = child
         .id()
         .and_then(|id| rustix::process::Pid::from_raw(id as i32));
@@ -168,7 +174,7 @@ async fn capture_login_env(
         .position(|window| window == ENV_MARKER)
         .ok_or_else(|| {
             format!(
-                "bash -l exited with {} before printing the environment",
+                "{shell} -l exited with {} before printing the environment",
                 output.status
             )
         })?;
@@ -206,7 +212,7 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
         .unwrap_or(settings.default_timeout)
         .min(settings.max_timeout);
     let env = settings.environment(ctx).await;
-    let mut command = tokio::process::Command::new("bash");
+    let mut command = tokio::process::Command::new(&settings.shell);
     command
         .arg("-c")
         .arg(&args.command)
@@ -221,7 +227,7 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
     let start = Instant::now();
     let mut child = match command.spawn() {
         Ok(child) => child,
-        Err(err) => return ToolOutput::fail(format!("cannot start bash: {err}")),
+        Err(err) => return ToolOutput::fail(format!("cannot start {}: {err}", settings.shell)),
     };
     let group = child
         .id()

@@ -4,6 +4,7 @@
 mod cli;
 mod commands;
 mod compaction;
+mod dist;
 mod hitl;
 mod images;
 mod model_errors;
