@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""End-to-end figures of the agent binary, measured in one run.
+
+    python3 benches/e2e.py [--binary dist/agent] [--runs 20]
+
+- start: from spawn to the first stdout line (`session-start`), median;
+- peak RSS of a 20-iteration scripted session (getrusage of the child);
+- text-delta throughput: events per second from a fast mock SSE server
+  (OpenAI format, 20,000 chunks sent at once) to the agent's stdout;
+- per-iteration overhead with an instant model: wall time of a scripted
+  session of 200 tool-calling iterations, less the tools' own duration_ms,
+  per iteration (checkpoints included);
+- binary size.
+
+Only the standard library; every server is on 127.0.0.1.
+"""
+
+import argparse
+import json
+import os
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+
+def scripted(turns):
+    return {"turns": turns}
+
+
+def write_script(folder, turns):
+    path = os.path.join(folder, "script.json")
+    with open(path, "w") as handle:
+        json.dump(scripted(turns), handle)
+    return path
+
+
+def base_env(folder):
+    env = dict(os.environ)
+    env["HOME"] = os.path.join(folder, "home")
+    env["AGENT_STATE_DIR"] = os.path.join(folder, "state")
+    env.pop("AGENT_SCRIPT", None)
+    os.makedirs(env["HOME"], exist_ok=True)
+    return env
+
+
+def start_time(binary, runs):
+    samples = []
+    for index in range(runs):
+        with tempfile.TemporaryDirectory() as folder:
+            work = os.path.join(folder, "work")
+            os.makedirs(work)
+            script = write_script(folder, [{"text": "hi"}])
+            began = time.perf_counter()
+            child = subprocess.Popen(
+                [binary, "--script", script, "--prompt", "x", "--work-dir", work,
+                 "--session-id", f"start-{index}"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                env=base_env(folder),
+            )
+            first = child.stdout.readline()
+            elapsed = time.perf_counter() - began
+            child.stdout.read()
+            child.wait()
+            assert b'"session-start"' in first, first
+            samples.append(elapsed * 1000)
+    return statistics.median(samples), min(samples)
+
+
+def peak_rss_kib(binary, iterations=20):
+    with tempfile.TemporaryDirectory() as folder:
+        work = os.path.join(folder, "work")
+        os.makedirs(work)
+        with open(os.path.join(work, "notes.md"), "w") as handle:
+            handle.write("# notes\n" * 200)
+        turns = []
+        for index in range(iterations - 1):
+            tool = [
+                {"name": "read_file", "args": {"path": "notes.md"}},
+                {"name": "exec", "args": {"command": f"echo step {index}"}},
+                {"name": "write_file", "args": {"path": f"out/{index}.txt", "content": "x" * 2000}},
+            ][index % 3]
+            turns.append({"text": f"Step {index}: " + "words " * 40, "tool_calls": [tool]})
+        turns.append({"text": "done"})
+        script = write_script(folder, turns)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        result = subprocess.run(
+            [binary, "--script", script, "--prompt", "x", "--work-dir", work,
+             "--max-iterations", str(iterations + 1)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=base_env(folder), check=True,
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        end = json.loads(result.stdout.splitlines()[-1])
+        assert end["exit_reason"] == "completed" and end["iterations"] == iterations, end
+        # ru_maxrss of children is the largest child so far: the session is
+        # far larger than anything measured before it in this process.
+        return max(after, before)
+
+
+class FastSse(threading.Thread):
+    """Answers one POST with a whole OpenAI stream written at once."""
+
+    def __init__(self, chunks):
+        super().__init__(daemon=True)
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(1)
+        self.port = self.listener.getsockname()[1]
+        parts = [b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n"]
+        for index in range(chunks):
+            data = {"choices": [{"index": 0, "delta": {"content": f"word{index % 10} "}}]}
+            parts.append(b"data: " + json.dumps(data).encode() + b"\n\n")
+        usage = {"choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": chunks}}
+        parts.append(b"data: " + json.dumps(usage).encode() + b"\n\n")
+        parts.append(b"data: [DONE]\n\n")
+        self.body = b"".join(parts)
+
+    def run(self):
+        connection, _ = self.listener.accept()
+        request = b""
+        while b"\r\n\r\n" not in request:
+            request += connection.recv(65536)
+        head, _, rest = request.partition(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        while len(rest) < length:
+            rest += connection.recv(65536)
+        connection.sendall(self.body)
+        connection.close()
+
+
+def throughput(binary, chunks=20000):
+    server = FastSse(chunks)
+    server.start()
+    with tempfile.TemporaryDirectory() as folder:
+        work = os.path.join(folder, "work")
+        os.makedirs(work)
+        env = base_env(folder)
+        env["AGENT_API_URL"] = f"http://127.0.0.1:{server.port}/v1"
+        env["AGENT_API_KEY"] = "bench-token-0123456789"
+        began = time.perf_counter()
+        result = subprocess.run(
+            [binary, "--prompt", "x", "--work-dir", work, "--model", "bench"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=env, check=True,
+        )
+        elapsed = time.perf_counter() - began
+    deltas = sum(1 for line in result.stdout.splitlines() if b'"text-delta"' in line)
+    return deltas / elapsed, deltas, elapsed
+
+
+def overhead_ms(binary, iterations=200):
+    with tempfile.TemporaryDirectory() as folder:
+        work = os.path.join(folder, "work")
+        os.makedirs(work)
+        with open(os.path.join(work, "a.txt"), "w") as handle:
+            handle.write("a\n")
+        turns = [{"tool_calls": [{"name": "read_file", "args": {"path": "a.txt"}}]}] * (iterations - 1)
+        turns.append({"text": "done"})
+        script = write_script(folder, turns)
+        began = time.perf_counter()
+        result = subprocess.run(
+            [binary, "--script", script, "--prompt", "x", "--work-dir", work,
+             "--max-iterations", str(iterations + 1)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=base_env(folder), check=True,
+        )
+        elapsed_ms = (time.perf_counter() - began) * 1000
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    tools_ms = sum(e["duration_ms"] for e in events if e["type"] == "tool-result")
+    assert events[-1]["iterations"] == iterations
+    return (elapsed_ms - tools_ms) / iterations, elapsed_ms, tools_ms
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default="dist/agent")
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    binary = os.path.abspath(args.binary)
+    if not os.access(binary, os.X_OK):
+        sys.exit(f"{binary} is not there: run scripts/build-dist.sh first")
+    size = os.path.getsize(binary)
+    median, best = start_time(binary, args.runs)
+    rss = peak_rss_kib(binary)
+    rate, deltas, seconds = throughput(binary)
+    per_iteration, wall, tools = overhead_ms(binary)
+    rows = [
+        ("binary size", f"{size / 1048576:.1f} MiB", "< 15 MiB", size < 15 * 1048576),
+        ("start to session-start (median of %d)" % args.runs, f"{median:.2f} ms (best {best:.2f})", "< 5 ms", median < 5),
+        ("peak RSS, 20-iteration scripted session", f"{rss / 1024:.1f} MiB", "< 16 MiB", rss < 16 * 1024),
+        ("text-delta throughput", f"{rate:,.0f} events/s ({deltas} in {seconds:.2f} s)", "", True),
+        ("overhead per iteration, instant model", f"{per_iteration:.2f} ms ({wall:.0f} ms wall, {tools} ms in tools, 200 iterations)", "< 1 ms", per_iteration < 1),
+    ]
+    print(f"agent: {binary}")
+    for name, value, target, met in rows:
+        mark = "" if not target else (" (target " + target + ": " + ("met" if met else "NOT met") + ")")
+        print(f"{name:45} {value}{mark}")
+
+
+if __name__ == "__main__":
+    main()
