@@ -475,7 +475,14 @@ async fn run(prepared: Prepared) -> u8 {
     }
     let keep = prepared.config.session_id.clone();
     let (state_dir, retention) = (prepared.state_dir.clone(), prepared.retention);
-    tokio::task::spawn_blocking(move || state::retention::prune(&state_dir, &keep, retention));
+    // Spawned, not run: on this one-thread runtime it starts at the
+    // session's first wait, after `session-start` is out.
+    tokio::spawn(async move {
+        let _ = tokio::task::spawn_blocking(move || {
+            state::retention::prune(&state_dir, &keep, retention)
+        })
+        .await;
+    });
     let control = Arc::new(Control::default());
     control::cancel_on_signals(control.clone());
     let (line_sender, lines) = tokio::sync::mpsc::unbounded_channel();

@@ -1,10 +1,15 @@
 //! Masks secrets in every string of every event before it leaves the process.
 //!
-//! The rule table is versioned: an integrator can see which rules a binary
-//! applied (`agent --version` prints it) and a change of rules is a visible
-//! change. Redaction only touches what is written to stdout (and later the
+//! The rule table is versioned (docs/protocol.md names the version): a
+//! change of rules is a visible change. A rule's regular expression is
+//! compiled the first time a text holds one of its trigger words, found by
+//! one Aho-Corasick pass; compiling all of them at start would cost more
+//! than the rest of the start together. Redaction only touches what is written to stdout (and later the
 //! journal); what tools write to disk is left exactly as the model asked.
 
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 use serde_json::Value;
 
@@ -17,11 +22,63 @@ pub const MIN_EXACT_SECRET_LEN: usize = 8;
 
 struct Rule {
     name: &'static str,
-    regex: Regex,
+    pattern: &'static str,
     /// For assignment rules, the capture group holding the value: everything
     /// before it (the key, the `=`) stays readable.
     value_group: Option<usize>,
+    regex: OnceLock<Option<Regex>>,
 }
+
+impl Rule {
+    fn regex(&self) -> Option<&Regex> {
+        // The table is a constant checked by unit tests; a pattern that
+        // failed to compile is skipped rather than taking the agent down.
+        self.regex
+            .get_or_init(|| Regex::new(self.pattern).ok())
+            .as_ref()
+    }
+}
+
+/// Words, compared without case, one of which every match of the rule of
+/// the same index in [`RULES`] contains.
+const TRIGGERS: &[&[&str]] = &[
+    &["-----BEGIN"],
+    &["AKIA", "ASIA", "ABIA", "ACCA", "AROA", "AIDA"],
+    &["secret"],
+    &["AIza"],
+    &["AccountKey="],
+    &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+    &["glpat-"],
+    &["xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-"],
+    &["_live_"],
+    &["sk-ant-"],
+    &["sk-"],
+    &["npm_"],
+    &["eyJ"],
+    &["bearer"],
+    &["://"],
+    &[
+        "password",
+        "passwd",
+        "pwd",
+        "secret",
+        "apikey",
+        "api_key",
+        "api-key",
+        "accesstoken",
+        "access_token",
+        "access-token",
+        "authtoken",
+        "auth_token",
+        "auth-token",
+        "clientsecret",
+        "client_secret",
+        "client-secret",
+        "privatekey",
+        "private_key",
+        "private-key",
+    ],
+];
 
 /// (name, pattern, value group). Ordered so that the specific rules run
 /// before the generic assignment rule and mask under their own name.
@@ -99,27 +156,38 @@ pub const MAX_HELD_KEY_BLOCK: usize = 64 * 1024;
 /// Masks secrets in strings.
 pub struct Redactor {
     rules: Vec<Rule>,
+    /// Trigger pattern index to rule index.
+    trigger_rule: Vec<usize>,
+    triggers: Option<AhoCorasick>,
     exact: Vec<String>,
-    trailing_key: Option<Regex>,
+    trailing_key: OnceLock<Option<Regex>>,
 }
 
 impl Redactor {
     /// `exact_secrets` are values masked wherever they appear (the API token,
     /// the values of variables the config marks secret).
     pub fn new(exact_secrets: impl IntoIterator<Item = String>) -> Self {
-        let rules = RULES
+        let rules: Vec<Rule> = RULES
             .iter()
-            .filter_map(|(name, pattern, value_group)| {
-                // The table is a constant checked by unit tests; a pattern
-                // that fails to compile is dropped rather than taking the
-                // agent down.
-                Regex::new(pattern).ok().map(|regex| Rule {
-                    name,
-                    regex,
-                    value_group: *value_group,
-                })
+            .map(|(name, pattern, value_group)| Rule {
+                name,
+                pattern,
+                value_group: *value_group,
+                regex: OnceLock::new(),
             })
             .collect();
+        let mut trigger_rule = Vec::new();
+        let mut words = Vec::new();
+        for (rule, triggers) in TRIGGERS.iter().enumerate() {
+            for word in *triggers {
+                trigger_rule.push(rule);
+                words.push(*word);
+            }
+        }
+        let triggers = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&words)
+            .ok();
         let mut exact: Vec<String> = exact_secrets
             .into_iter()
             .filter(|value| value.len() >= MIN_EXACT_SECRET_LEN)
@@ -129,8 +197,10 @@ impl Redactor {
         exact.dedup();
         Redactor {
             rules,
+            trigger_rule,
+            triggers,
             exact,
-            trailing_key: Regex::new(TRAILING_KEY).ok(),
+            trailing_key: OnceLock::new(),
         }
     }
 
@@ -157,6 +227,7 @@ impl Redactor {
             .unwrap_or(0);
         if let Some(found) = self
             .trailing_key
+            .get_or_init(|| Regex::new(TRAILING_KEY).ok())
             .as_ref()
             .and_then(|regex| regex.find(&pending[..cut]))
         {
@@ -179,17 +250,28 @@ impl Redactor {
                 out = out.replace(secret.as_str(), "[REDACTED:secret-value]");
             }
         }
-        for rule in &self.rules {
-            if !rule.regex.is_match(&out) {
+        let mut triggered = [false; RULES.len()];
+        match &self.triggers {
+            Some(triggers) => {
+                for found in triggers.find_overlapping_iter(&out) {
+                    if let Some(rule) = self.trigger_rule.get(found.pattern().as_usize()) {
+                        triggered[*rule] = true;
+                    }
+                }
+            }
+            // Without the trigger automaton every rule is tried.
+            None => triggered = [true; RULES.len()],
+        }
+        for (rule, _) in self.rules.iter().zip(triggered).filter(|(_, hit)| *hit) {
+            let Some(regex) = rule.regex() else { continue };
+            if !regex.is_match(&out) {
                 continue;
             }
             let replaced = match rule.value_group {
-                None => rule
-                    .regex
+                None => regex
                     .replace_all(&out, format!("[REDACTED:{}]", rule.name).as_str())
                     .into_owned(),
-                Some(group) => rule
-                    .regex
+                Some(group) => regex
                     .replace_all(&out, |caps: &regex::Captures<'_>| {
                         let mut kept = String::new();
                         for index in 1..caps.len() {
@@ -244,8 +326,13 @@ mod tests {
     }
 
     #[test]
-    fn every_rule_compiles() {
-        assert_eq!(Redactor::new([]).rules.len(), RULES.len());
+    fn every_rule_compiles_and_has_triggers() {
+        let redactor = Redactor::new([]);
+        assert_eq!(TRIGGERS.len(), RULES.len());
+        assert!(redactor.triggers.is_some());
+        for rule in &redactor.rules {
+            assert!(rule.regex().is_some(), "{}", rule.name);
+        }
     }
 
     #[test]
