@@ -4,7 +4,18 @@
 //! Dependencies point one way: `cli` -> `session` -> `tools`, `model`,
 //! `protocol`. Only `protocol::writer` writes to stdout.
 
-#![deny(clippy::print_stdout)]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+/// `eprintln!` that does not panic when stderr is gone (the PTY a
+/// detached agent was started on closed): a diagnostic must never take the
+/// session down.
+#[macro_export]
+macro_rules! diag {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 pub mod cli;
 pub mod config;

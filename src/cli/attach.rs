@@ -24,7 +24,7 @@ pub fn run(dir: &SessionDir, from_seq: u64) -> ExitCode {
     let mut file = match std::fs::File::open(&path) {
         Ok(file) => file,
         Err(err) => {
-            eprintln!("agent: error: {}: {err}", path.display());
+            crate::diag!("agent: error: {}: {err}", path.display());
             return ExitCode::from(1);
         }
     };
@@ -38,7 +38,7 @@ pub fn run(dir: &SessionDir, from_seq: u64) -> ExitCode {
             .seek(SeekFrom::Start(offset))
             .and_then(|_| file.read_to_end(&mut chunk));
         if let Err(err) = read {
-            eprintln!("agent: error: reading {}: {err}", path.display());
+            crate::diag!("agent: error: reading {}: {err}", path.display());
             return ExitCode::from(1);
         }
         offset += chunk.len() as u64;
@@ -67,7 +67,7 @@ pub fn run(dir: &SessionDir, from_seq: u64) -> ExitCode {
             } else {
                 let since = *quiet_since.get_or_insert_with(std::time::Instant::now);
                 if since.elapsed() > GRACE {
-                    eprintln!(
+                    crate::diag!(
                         "agent: error: the session is not running and its journal ends without session-end (the process died); restore it from its last checkpoint"
                     );
                     return ExitCode::from(1);
@@ -89,7 +89,7 @@ fn forward_stdin(dir: &SessionDir) {
             let mut connection: Option<UnixStream> = None;
             split_lines(&mut input, MAX_COMMAND_LINE_BYTES, |line| {
                 let StdinLine::Line(mut bytes) = line else {
-                    eprintln!(
+                    crate::diag!(
                         "agent: a command line over {MAX_COMMAND_LINE_BYTES} bytes was not sent"
                     );
                     return true;
@@ -103,7 +103,9 @@ fn forward_stdin(dir: &SessionDir) {
                     .is_some_and(|stream| stream.write_all(&bytes).is_ok());
                 if !sent {
                     connection = None;
-                    eprintln!("agent: the session is not running; the command was not delivered");
+                    crate::diag!(
+                        "agent: the session is not running; the command was not delivered"
+                    );
                 }
                 true
             });

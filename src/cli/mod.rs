@@ -199,8 +199,8 @@ pub fn main() -> ExitCode {
     let prepared = match prepare(cli) {
         Ok(prepared) => prepared,
         Err(err) => {
-            eprintln!("agent: error: {err}");
-            eprintln!("Try 'agent --help' for more information.");
+            crate::diag!("agent: error: {err}");
+            crate::diag!("Try 'agent --help' for more information.");
             return ExitCode::from(USAGE_EXIT);
         }
     };
@@ -210,14 +210,14 @@ pub fn main() -> ExitCode {
     {
         Ok(runtime) => runtime,
         Err(err) => {
-            eprintln!("agent: error: cannot start the async runtime: {err}");
+            crate::diag!("agent: error: cannot start the async runtime: {err}");
             return ExitCode::from(1);
         }
     };
     let mut prepared = prepared;
     if !prepared.image_sources.is_empty() {
         if !prepared.config.model.images {
-            eprintln!(
+            crate::diag!(
                 "agent: error: --image: the model {:?} does not take images (set images = true in its [models] entry)",
                 prepared.config.model_alias
             );
@@ -226,7 +226,7 @@ pub fn main() -> ExitCode {
         match runtime.block_on(images::load_all(&prepared.image_sources)) {
             Ok(images) => prepared.config.images = images,
             Err(err) => {
-                eprintln!("agent: error: --image {err}");
+                crate::diag!("agent: error: --image {err}");
                 return ExitCode::from(USAGE_EXIT);
             }
         }
@@ -362,7 +362,7 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
         Config::load(cli.config.as_deref()).map_err(|err| usage(err.to_string()))?;
     let (retention, warnings) = file_config.state.retention();
     for warning in warnings {
-        eprintln!("agent: warning: {warning}");
+        crate::diag!("agent: warning: {warning}");
     }
     let table = aliases::ModelTable::with_overrides(file_config.models.clone());
     let model_alias = cli
@@ -471,7 +471,7 @@ async fn run(prepared: Prepared) -> u8 {
     ));
     match state::journal::open(&journal_path) {
         Ok(journal) => events.journal_to(Box::new(journal)),
-        Err(err) => eprintln!("agent: warning: no journal, attach will not work: {err}"),
+        Err(err) => crate::diag!("agent: warning: no journal, attach will not work: {err}"),
     }
     let keep = prepared.config.session_id.clone();
     let (state_dir, retention) = (prepared.state_dir.clone(), prepared.retention);
@@ -489,7 +489,7 @@ async fn run(prepared: Prepared) -> u8 {
     reader::spawn_stdin_reader(line_sender.clone());
     let socket = prepared.session_dir.control_socket();
     if let Err(err) = reader::spawn_socket_reader(&socket, line_sender) {
-        eprintln!("agent: warning: no control socket, attach cannot send commands: {err}");
+        crate::diag!("agent: warning: no control socket, attach cannot send commands: {err}");
     }
     let dispatcher = tokio::spawn(control::dispatch_commands(
         lines,

@@ -11,13 +11,13 @@ use crate::state::{self, SessionDir};
 
 pub fn run(command: Subcommand, state_dir: Option<PathBuf>) -> ExitCode {
     let Some(state_dir) = state_dir else {
-        eprintln!("agent: error: no state folder: set --state-dir or AGENT_STATE_DIR");
+        crate::diag!("agent: error: no state folder: set --state-dir or AGENT_STATE_DIR");
         return ExitCode::from(USAGE_EXIT);
     };
     let session = |id: &str| -> Result<SessionDir, ExitCode> {
         let dir = SessionDir::new(&state_dir, id);
         if !super::valid_session_id(id) || !dir.root.is_dir() {
-            eprintln!(
+            crate::diag!(
                 "agent: error: no session {id:?} in {}",
                 state_dir.join("sessions").display()
             );
@@ -53,7 +53,7 @@ fn list(dir: &SessionDir) -> ExitCode {
     let found = match checkpoint::list(dir) {
         Ok(found) => found,
         Err(err) => {
-            eprintln!("agent: error: {err}");
+            crate::diag!("agent: error: {err}");
             return ExitCode::from(1);
         }
     };
@@ -80,7 +80,7 @@ fn rollback(
     dry_run: bool,
 ) -> ExitCode {
     if state::is_live(dir) {
-        eprintln!(
+        crate::diag!(
             "agent: error: the session is running; send it {{\"type\":\"rollback\",\"iteration\":{iteration}}} instead"
         );
         return ExitCode::from(USAGE_EXIT);
@@ -89,7 +89,7 @@ fn rollback(
     let manifest = match checkpoint::load_manifest(&path) {
         Ok(manifest) => manifest,
         Err(err) => {
-            eprintln!("agent: error: no checkpoint for iteration {iteration}: {err}");
+            crate::diag!("agent: error: no checkpoint for iteration {iteration}: {err}");
             return ExitCode::from(USAGE_EXIT);
         }
     };
@@ -105,7 +105,7 @@ fn rollback(
     let changes = match result {
         Ok(changes) => changes,
         Err(err) => {
-            eprintln!("agent: error: {err}");
+            crate::diag!("agent: error: {err}");
             return ExitCode::from(1);
         }
     };

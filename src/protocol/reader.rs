@@ -34,7 +34,7 @@ pub fn spawn_stdin_reader(sender: mpsc::UnboundedSender<StdinLine>) {
             });
         });
     if let Err(err) = spawned {
-        eprintln!("agent: cannot start the stdin reader: {err}; commands are ignored");
+        crate::diag!("agent: cannot start the stdin reader: {err}; commands are ignored");
     }
 }
 

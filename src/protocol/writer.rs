@@ -247,7 +247,7 @@ impl EventWriter {
             && !inner.journal_failed
         {
             inner.journal_failed = true;
-            eprintln!("agent: the session journal cannot be written; attach will miss events");
+            crate::diag!("agent: the session journal cannot be written; attach will miss events");
         }
         let line = match inner.format {
             OutputFormat::Json => json,
@@ -300,7 +300,7 @@ impl Inner {
         if let Err(err) = result {
             self.reader_gone = true;
             if err.kind() != io::ErrorKind::BrokenPipe {
-                eprintln!("agent: stdout is no longer writable ({err}); events are dropped");
+                crate::diag!("agent: stdout is no longer writable ({err}); events are dropped");
             }
         }
     }

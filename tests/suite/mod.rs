@@ -10,6 +10,7 @@ mod images;
 mod model_errors;
 mod pty;
 mod real_llm;
+mod runner;
 mod search;
 mod secrets;
 mod state;
