@@ -6,7 +6,10 @@
 
 use serde::Deserialize;
 
-use crate::model::{Message, ToolSpec};
+use super::turn;
+use crate::model::{Message, ModelRequest, ToolSpec};
+use crate::protocol::events::{ActivityKind, Event};
+use crate::tools;
 
 /// A tool output that was dropped to make room.
 pub const DROPPED: &str = "[output dropped to keep the conversation within the model's window]";
@@ -143,6 +146,128 @@ pub fn drop_old_outputs(messages: &mut [Message], tools: &[ToolSpec], limit: u64
             result.content = DROPPED.to_owned();
             result.image = None;
         }
+    }
+}
+
+/// Collects a summary without streaming it to the person (it is not an
+/// answer); retries are still shown.
+struct QuietTurn<'a> {
+    builder: turn::TurnBuilder,
+    events: &'a crate::protocol::EventWriter,
+}
+
+impl crate::model::StreamSink for QuietTurn<'_> {
+    fn item(&mut self, item: crate::model::StreamItem) {
+        let _ = self.builder.accept(item);
+    }
+
+    fn retrying(
+        &mut self,
+        error: &crate::model::ModelError,
+        attempt: u32,
+        delay: std::time::Duration,
+    ) {
+        self.builder.restart();
+        self.events.emit(turn::retry_event(error, attempt, delay));
+    }
+}
+
+impl super::Session {
+    /// Past the threshold: `summarizing`, the middle of the conversation
+    /// replaced by a summary (or, failing that, old tool outputs dropped),
+    /// `summarized`.
+    pub(super) async fn compact_if_needed(&mut self) {
+        let window = self.config.model.context_window;
+        let limit = (window as f64 * self.config.compaction.threshold) as u64;
+        let before = estimate_tokens(&self.conversation, &self.specs);
+        if before <= limit {
+            return;
+        }
+        self.events.emit(Event::Activity {
+            activity: ActivityKind::Summarizing,
+            tool_call_id: None,
+        });
+        self.events.emit(Event::Summarizing {
+            tokens_before: before,
+        });
+        let keep = self.config.compaction.keep_recent_turns;
+        let summarised = match middle(&self.conversation, keep) {
+            None => Err("nothing is old enough to summarise".to_owned()),
+            Some((start, end)) => {
+                let transcript = transcript(&self.conversation[start..end]);
+                // The summariser's own input must fit the window too.
+                let transcript =
+                    tools::truncate::head_tail(&transcript, (window as usize).saturating_mul(2));
+                self.summarise(transcript)
+                    .await
+                    .map(|summary| (start, end, summary))
+            }
+        };
+        match summarised {
+            Ok((start, end, summary)) => {
+                let mut note = format!("## Summary of the earlier work\n\n{}", summary.trim());
+                if let Some(plan) = &self.plan {
+                    note.push_str(&format!("\n\n## The approved plan\n\n{plan}"));
+                }
+                if !self.todos.items().is_empty() {
+                    note.push_str(&format!("\n\n## Todo list\n\n{}", self.todos.render()));
+                }
+                self.conversation.splice(
+                    start..end,
+                    [Message::User {
+                        text: note,
+                        images: Vec::new(),
+                    }],
+                );
+            }
+            Err(reason) => {
+                self.events.emit(Event::warning(
+                    "compaction-failed",
+                    format!("no summary ({reason}); dropping the oldest tool outputs instead"),
+                ));
+            }
+        }
+        drop_old_outputs(&mut self.conversation, &self.specs, limit);
+        self.events.emit(Event::Summarized {
+            tokens_before: before,
+            tokens_after: estimate_tokens(&self.conversation, &self.specs),
+        });
+    }
+
+    /// One model call, no tools, for the summary text; its usage counts.
+    pub(super) async fn summarise(&mut self, transcript: String) -> Result<String, String> {
+        let messages = [
+            Message::System {
+                text: SUMMARY_INSTRUCTIONS.to_owned(),
+            },
+            Message::User {
+                text: transcript,
+                images: Vec::new(),
+            },
+        ];
+        let request = ModelRequest {
+            model_id: &self.config.model.model,
+            messages: &messages,
+            tools: &[],
+            max_output_tokens: self.config.model.max_output_tokens.min(4_096),
+            temperature: self.config.model.temperature,
+        };
+        let events = self.events.clone();
+        let mut sink = QuietTurn {
+            builder: turn::TurnBuilder::new(self.iterations),
+            events: &events,
+        };
+        self.model_calls += 1;
+        self.model
+            .complete(&request, &mut sink)
+            .await
+            .map_err(|err| err.to_string())?;
+        let (answer, usage) = sink.builder.finish();
+        self.count_usage(usage);
+        if answer.text.trim().is_empty() {
+            return Err("the model returned an empty summary".to_owned());
+        }
+        Ok(answer.text)
     }
 }
 
