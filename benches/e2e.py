@@ -4,7 +4,7 @@
     python3 benches/e2e.py [--binary dist/agent] [--runs 20]
 
 - start: from spawn to the first stdout line (`session-start`), median;
-- peak RSS of a 20-iteration scripted session (getrusage of the child);
+- peak RSS of a 20-iteration scripted session (the process's VmHWM);
 - text-delta throughput: events per second from a fast mock SSE server
   (OpenAI format, 20,000 chunks sent at once) to the agent's stdout;
 - per-iteration overhead with an instant model: wall time of a scripted
@@ -18,7 +18,6 @@ Only the standard library; every server is on 127.0.0.1.
 import argparse
 import json
 import os
-import resource
 import socket
 import statistics
 import subprocess
@@ -87,19 +86,32 @@ def peak_rss_kib(binary, iterations=20):
             turns.append({"text": f"Step {index}: " + "words " * 40, "tool_calls": [tool]})
         turns.append({"text": "done"})
         script = write_script(folder, turns)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        result = subprocess.run(
+        child = subprocess.Popen(
             [binary, "--script", script, "--prompt", "x", "--work-dir", work,
              "--max-iterations", str(iterations + 1)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=base_env(folder), check=True,
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=base_env(folder),
         )
-        after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        end = json.loads(result.stdout.splitlines()[-1])
+        # VmHWM, the process's own high-water mark, read until it exits:
+        # getrusage's maxrss would count the Python process the child was
+        # forked from.
+        peak = 0
+        lines = []
+        reader = threading.Thread(target=lambda: lines.extend(child.stdout.read().splitlines()))
+        reader.start()
+        while child.poll() is None:
+            try:
+                with open(f"/proc/{child.pid}/status") as status:
+                    for line in status:
+                        if line.startswith("VmHWM:"):
+                            peak = max(peak, int(line.split()[1]))
+            except OSError:
+                pass
+            time.sleep(0.002)
+        reader.join()
+        end = json.loads(lines[-1])
         assert end["exit_reason"] == "completed" and end["iterations"] == iterations, end
-        # ru_maxrss of children is the largest child so far: the session is
-        # far larger than anything measured before it in this process.
-        return max(after, before)
+        return peak
 
 
 class FastSse(threading.Thread):
