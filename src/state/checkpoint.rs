@@ -1,8 +1,11 @@
 //! Checkpoints: after every iteration, what is needed to continue or undo
 //! the session from there. A checkpoint is a small manifest,
 //! `checkpoints/NNNNNN.json`, naming two objects of the content store: the
-//! conversation and the work dir's tree. Unchanged content is never
-//! written twice, so a checkpoint costs what changed.
+//! conversation (a list naming one object per message) and the work dir's
+//! tree. Unchanged content is never written twice, so a checkpoint costs
+//! what changed: a message already stored by an earlier checkpoint is not
+//! stored again, and a long session does not store its history once an
+//! iteration.
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +16,7 @@ use super::{SessionDir, StateError, write_atomically};
 use crate::model::{Message, Usage};
 use crate::protocol::events::{Mode, Todo};
 
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -88,7 +91,15 @@ impl Checkpointer {
             serde_json::to_vec(&tree).map_err(|err| StateError::Invalid(err.to_string()))?;
         let tree_hash = hash_bytes(&tree_json);
         self.snapshot.store_bytes(&tree_hash, &tree_json)?;
-        let conversation_json = serde_json::to_vec(state.conversation)
+        let mut message_hashes = Vec::with_capacity(state.conversation.len());
+        for message in state.conversation {
+            let json =
+                serde_json::to_vec(message).map_err(|err| StateError::Invalid(err.to_string()))?;
+            let hash = hash_bytes(&json);
+            self.snapshot.store_bytes(&hash, &json)?;
+            message_hashes.push(hash);
+        }
+        let conversation_json = serde_json::to_vec(&message_hashes)
             .map_err(|err| StateError::Invalid(err.to_string()))?;
         let conversation_hash = hash_bytes(&conversation_json);
         self.snapshot
@@ -165,7 +176,15 @@ pub fn load_conversation(
     manifest: &Manifest,
 ) -> Result<Vec<Message>, StateError> {
     let bytes = snapshot.load_bytes(&manifest.conversation)?;
-    serde_json::from_slice(&bytes).map_err(|err| StateError::Invalid(err.to_string()))
+    let hashes: Vec<String> =
+        serde_json::from_slice(&bytes).map_err(|err| StateError::Invalid(err.to_string()))?;
+    hashes
+        .iter()
+        .map(|hash| {
+            let bytes = snapshot.load_bytes(hash)?;
+            serde_json::from_slice(&bytes).map_err(|err| StateError::Invalid(err.to_string()))
+        })
+        .collect()
 }
 
 /// The session folder a checkpoint file lives in.
@@ -196,4 +215,64 @@ pub fn list(dir: &SessionDir) -> Result<Vec<(PathBuf, Manifest)>, StateError> {
     }
     found.sort_by_key(|(_, manifest)| manifest.iteration);
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::events::Mode;
+
+    fn objects(dir: &SessionDir) -> usize {
+        let mut count = 0;
+        for folder in std::fs::read_dir(dir.objects()).unwrap().flatten() {
+            count += std::fs::read_dir(folder.path()).unwrap().count();
+        }
+        count
+    }
+
+    #[test]
+    fn a_longer_conversation_stores_only_its_new_messages() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        let dir = SessionDir::new(&root.path().join("state"), "s");
+        dir.create().unwrap();
+        let mut checkpointer = Checkpointer::new(dir.clone(), &work, 1024);
+        let mut conversation: Vec<Message> = (0..50)
+            .map(|n| Message::User {
+                text: format!("message {n} {}", "x".repeat(1000)),
+                images: Vec::new(),
+            })
+            .collect();
+        let save = |checkpointer: &mut Checkpointer, conversation: &[Message], iteration| {
+            checkpointer
+                .save(&SessionState {
+                    session_id: "s",
+                    iteration,
+                    work_dir: &work,
+                    model_alias: "m",
+                    mode: Mode::Normal,
+                    plan: None,
+                    todos: &[],
+                    todo_next_id: 0,
+                    usage: crate::model::Usage::default(),
+                    model_calls: iteration,
+                    last_seq: 0,
+                    conversation,
+                })
+                .unwrap()
+        };
+        save(&mut checkpointer, &conversation, 0);
+        let after_first = objects(&dir);
+        conversation.push(Message::User {
+            text: "one more".into(),
+            images: Vec::new(),
+        });
+        let (path, _) = save(&mut checkpointer, &conversation, 1);
+        // The new message and the new list; the tree is unchanged.
+        assert_eq!(objects(&dir), after_first + 2);
+        let manifest = load_manifest(&path).unwrap();
+        let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
+        assert_eq!(loaded, conversation);
+    }
 }
