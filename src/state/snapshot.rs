@@ -266,24 +266,11 @@ impl Snapshotter {
             }
             Entry::File { hash, mode, .. } => {
                 let bytes = self.load_bytes(hash)?;
-                // Temp file and rename, no fsync per file: `restore` syncs
-                // the file system once at the end.
-                let temp = full.with_file_name(format!(
-                    ".{}.agent-restore{}",
-                    full.file_name()
-                        .map(|n| n.to_string_lossy())
-                        .unwrap_or_default(),
-                    fastrand::u32(..)
-                ));
-                let written = std::fs::write(&temp, &bytes)
-                    .and_then(|()| {
-                        std::fs::set_permissions(&temp, std::fs::Permissions::from_mode(*mode))
-                    })
-                    .and_then(|()| std::fs::rename(&temp, full));
-                if written.is_err() {
-                    let _ = std::fs::remove_file(&temp);
-                }
-                written.map_err(|err| StateError::io(full, err))
+                // No fsync per file: `restore` syncs the file system once
+                // at the end.
+                super::write_private(full, &bytes, false)?;
+                std::fs::set_permissions(full, std::fs::Permissions::from_mode(*mode))
+                    .map_err(|err| StateError::io(full, err))
             }
         }
     }

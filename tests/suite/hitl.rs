@@ -264,12 +264,7 @@ fn check_plan_mode_was_read_only(run: &super::Finished, env: &TestEnv, server: &
     let tools = start["tools"].as_array().unwrap();
     assert!(tools.contains(&json!("write_plan")));
     assert!(!tools.contains(&json!("write_file")) && !tools.contains(&json!("edit_file")));
-    let offered: Vec<String> = server.requests()[0].body["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
-        .collect();
+    let offered = server.requests()[0].offered_tools();
     assert!(!offered.contains(&"write_file".to_owned()));
     assert_eq!(result_of(run, "w1")["ok"], false);
     assert_eq!(result_of(run, "x1")["ok"], false);
@@ -324,12 +319,7 @@ fn plan_confirmed_resets_the_context_and_switches_to_implement() {
             && task.contains("[ ] Add the flag (id 1)"),
         "{task}"
     );
-    let offered: Vec<String> = server.requests()[2].body["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
-        .collect();
+    let offered = server.requests()[2].offered_tools();
     assert!(
         offered.contains(&"write_file".to_owned()) && !offered.contains(&"write_plan".to_owned())
     );
@@ -388,12 +378,7 @@ fn plan_rejected_with_feedback_stays_in_plan_mode() {
             .unwrap()
             .contains("Too big; keep the API.")
     );
-    let offered: Vec<String> = server.requests()[1].body["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
-        .collect();
+    let offered = server.requests()[1].offered_tools();
     assert!(
         offered.contains(&"write_plan".to_owned()) && !offered.contains(&"write_file".to_owned())
     );

@@ -58,6 +58,16 @@ pub struct Recorded {
 }
 
 impl Recorded {
+    /// The names of the tools an OpenAI-format request offered.
+    pub fn offered_tools(&self) -> Vec<String> {
+        self.body["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|tool| tool["function"]["name"].as_str().unwrap_or("").to_owned())
+            .collect()
+    }
+
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()

@@ -77,13 +77,8 @@ fn blocked_tools_are_not_offered_and_refused_when_called() {
         ])
     );
     let requests = server.requests();
-    let offered: Vec<&str> = requests[0].body["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap())
-        .collect();
-    assert!(!offered.contains(&"exec"));
+    let offered = requests[0].offered_tools();
+    assert!(!offered.contains(&"exec".to_owned()));
     let result = run.one("tool-result");
     assert_eq!(result["ok"], false);
     assert!(result["output"].as_str().unwrap().contains("blocked"));
