@@ -95,7 +95,7 @@ fn rollback(
     };
     let work_dir = work_dir.unwrap_or_else(|| PathBuf::from(&manifest.work_dir));
     let mut snapshot = Snapshotter::new(&work_dir, &dir.objects(), u64::MAX);
-    let result = checkpoint::load_tree(&snapshot, &manifest).and_then(|tree| {
+    let result = checkpoint::load_tree(&mut snapshot, &manifest).and_then(|tree| {
         if dry_run {
             snapshot.diff(&tree)
         } else {

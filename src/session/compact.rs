@@ -212,7 +212,7 @@ impl super::Session {
                 if !self.todos.items().is_empty() {
                     note.push_str(&format!("\n\n## Todo list\n\n{}", self.todos.render()));
                 }
-                self.conversation.splice(
+                self.conversation.edit().splice(
                     start..end,
                     [Message::User {
                         text: note,
@@ -227,7 +227,7 @@ impl super::Session {
                 ));
             }
         }
-        drop_old_outputs(&mut self.conversation, &self.specs, limit);
+        drop_old_outputs(self.conversation.edit(), &self.specs, limit);
         self.events.emit(Event::Summarized {
             tokens_before: before,
             tokens_after: estimate_tokens(&self.conversation, &self.specs),

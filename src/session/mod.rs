@@ -4,6 +4,7 @@
 pub mod checks;
 pub mod compact;
 pub mod control;
+mod conversation;
 pub mod hitl;
 pub mod partial_json;
 mod people;
@@ -59,6 +60,10 @@ pub struct SessionConfig {
 }
 
 /// Where the session keeps its checkpoints, and where it resumes from.
+/// How long the end of a session waits for the disk to confirm its
+/// checkpoints before it says so and ends anyway.
+const DURABLE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 pub struct StateSetup {
     pub dir: SessionDir,
     /// Larger files are not captured in checkpoints.
@@ -79,7 +84,7 @@ pub struct Session {
     mode: Mode,
     offered: Vec<Tool>,
     specs: Vec<ToolSpec>,
-    conversation: Vec<Message>,
+    conversation: conversation::Conversation,
     todos: TodoList,
     plan: Option<String>,
     totals: Usage,
@@ -116,7 +121,7 @@ impl Session {
             mode,
             offered: Vec::new(),
             specs: Vec::new(),
-            conversation: Vec::new(),
+            conversation: conversation::Conversation::default(),
             todos: TodoList::default(),
             plan: None,
             totals: Usage::default(),
@@ -233,6 +238,17 @@ impl Session {
     }
 
     fn end(&self, started: Instant, reason: ExitReason) -> ExitReason {
+        // `session-end` tells the proxy it may stop the sandbox: every
+        // checkpoint announced must be on the disk by then.
+        if !self.checkpointer.wait_durable(DURABLE_WAIT) {
+            self.events.emit(Event::warning(
+                "checkpoint-sync-slow",
+                format!(
+                    "the disk has not confirmed the last checkpoints after {} s; they survive this process but maybe not a power cut",
+                    DURABLE_WAIT.as_secs()
+                ),
+            ));
+        }
         self.events.emit(Event::SessionEnd {
             exit_reason: reason,
             iterations: self.iterations,

@@ -196,7 +196,7 @@ impl Session {
             task.push_str("\n\n## Todo list\n\n");
             task.push_str(&self.todos.render());
         }
-        self.conversation = vec![
+        self.conversation.replace(vec![
             Message::System {
                 text: prompt::system_prompt(&self.config, self.mode),
             },
@@ -204,7 +204,7 @@ impl Session {
                 text: task,
                 images: self.config.images.clone(),
             },
-        ];
+        ]);
         self.events.emit(Event::ModeChanged {
             from,
             to: self.mode,

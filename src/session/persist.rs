@@ -25,9 +25,11 @@ impl Session {
             model_calls: self.model_calls,
             last_seq: self.events.next_seq().saturating_sub(1),
             conversation: &self.conversation,
+            unchanged_messages: self.conversation.unchanged_since_checkpoint(),
         };
         match self.checkpointer.save(&state) {
             Ok((path, files_changed)) => {
+                self.conversation.mark_checkpointed();
                 self.control.checkpoint_saved(self.iterations);
                 self.events.emit(Event::CheckpointSaved {
                     iteration: self.iterations,
@@ -50,8 +52,10 @@ impl Session {
     /// Sets the session (files included) back to a checkpoint.
     pub(super) fn resume(&mut self, manifest: &Manifest) -> Result<(), StateError> {
         self.checkpointer.restore_files(manifest)?;
-        self.conversation =
-            checkpoint::load_conversation(self.checkpointer.snapshotter(), manifest)?;
+        self.conversation.replace(checkpoint::load_conversation(
+            self.checkpointer.snapshotter(),
+            manifest,
+        )?);
         self.todos = TodoList::restored(manifest.todos.clone(), manifest.todo_next_id);
         self.plan = manifest.plan.clone();
         self.mode = manifest.mode;

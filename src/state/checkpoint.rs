@@ -11,12 +11,27 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::durable::Syncer;
 use super::snapshot::{Snapshotter, Tree, hash_bytes};
-use super::{SessionDir, StateError, write_atomically};
+use super::{SessionDir, StateError, write_private};
 use crate::model::{Message, Usage};
 use crate::protocol::events::{Mode, Todo};
 
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
+/// Format 2 stored the conversation as one flat list of message hashes;
+/// its checkpoints still load.
+const READABLE_FORMATS: [u32; 2] = [2, FORMAT_VERSION];
+/// Messages per stored chunk of the conversation's list.
+pub const CHUNK_MESSAGES: usize = 64;
+
+/// The conversation object: full chunks (each a stored list of
+/// [`CHUNK_MESSAGES`] message hashes), then the hashes of the rest.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConversationIndex {
+    chunks: Vec<String>,
+    tail: Vec<String>,
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -56,23 +71,48 @@ pub struct SessionState<'a> {
     pub model_calls: u32,
     pub last_seq: u64,
     pub conversation: &'a [Message],
+    /// How many leading messages are the same as at the previous save:
+    /// their stored hashes are reused instead of serialising and hashing
+    /// the whole history again on every iteration.
+    pub unchanged_messages: usize,
 }
 
-/// Keeps the previous tree to count what changed.
+/// Keeps what the previous checkpoint stored, so the next one only
+/// stores (and hashes) what changed since.
 pub struct Checkpointer {
     dir: SessionDir,
     snapshot: Snapshotter,
-    previous: Option<Tree>,
+    previous: Option<Stored>,
+    message_hashes: Vec<String>,
+    /// The stored chunks of `message_hashes`, in order.
+    chunk_hashes: Vec<String>,
+    syncer: Syncer,
+}
+
+/// The previous checkpoint's tree and the hash it is stored under.
+struct Stored {
+    tree: Tree,
+    hash: String,
 }
 
 impl Checkpointer {
     pub fn new(dir: SessionDir, work_dir: &Path, max_file_bytes: u64) -> Self {
         let snapshot = Snapshotter::new(work_dir, &dir.objects(), max_file_bytes);
+        let syncer = Syncer::new(dir.objects());
         Checkpointer {
             dir,
             snapshot,
             previous: None,
+            message_hashes: Vec::new(),
+            chunk_hashes: Vec::new(),
+            syncer,
         }
+    }
+
+    /// Waits up to `limit` for every checkpoint saved so far to be on the
+    /// disk (see [`super::durable`]); says whether they are.
+    pub fn wait_durable(&self, limit: std::time::Duration) -> bool {
+        self.syncer.wait_synced(limit)
     }
 
     pub fn snapshotter(&mut self) -> &mut Snapshotter {
@@ -80,35 +120,25 @@ impl Checkpointer {
     }
 
     /// Writes the checkpoint for `state` and returns its path and the
-    /// number of files changed since the previous one.
+    /// number of files changed since the previous one. It survives the
+    /// death of this process once this returns, and a power cut once the
+    /// background sync has run.
     pub fn save(&mut self, state: &SessionState<'_>) -> Result<(PathBuf, u64), StateError> {
         let (tree, _) = self.snapshot.scan()?;
-        let files_changed = match &self.previous {
-            Some(previous) => super::snapshot::compare(previous, &tree).count() as u64,
-            None => 0,
+        let (files_changed, tree_hash) = match &self.previous {
+            Some(previous) => {
+                let changed = super::snapshot::compare(&previous.tree, &tree).count() as u64;
+                // Serialising and hashing a 10k-file tree costs
+                // milliseconds; most iterations change nothing.
+                let hash = match changed {
+                    0 => previous.hash.clone(),
+                    _ => store_json(&mut self.snapshot, &tree)?,
+                };
+                (changed, hash)
+            }
+            None => (0, store_json(&mut self.snapshot, &tree)?),
         };
-        let tree_json =
-            serde_json::to_vec(&tree).map_err(|err| StateError::Invalid(err.to_string()))?;
-        let tree_hash = hash_bytes(&tree_json);
-        self.snapshot.store_bytes(&tree_hash, &tree_json)?;
-        let mut message_hashes = Vec::with_capacity(state.conversation.len());
-        for message in state.conversation {
-            let json =
-                serde_json::to_vec(message).map_err(|err| StateError::Invalid(err.to_string()))?;
-            let hash = hash_bytes(&json);
-            self.snapshot.store_bytes(&hash, &json)?;
-            message_hashes.push(hash);
-        }
-        let conversation_json = serde_json::to_vec(&message_hashes)
-            .map_err(|err| StateError::Invalid(err.to_string()))?;
-        let conversation_hash = hash_bytes(&conversation_json);
-        self.snapshot
-            .store_bytes(&conversation_hash, &conversation_json)?;
-        // One sync for all the objects above, before the manifest that
-        // names them exists.
-        if let Ok(objects) = std::fs::File::open(self.dir.objects()) {
-            let _ = rustix::fs::syncfs(&objects);
-        }
+        let conversation_hash = self.store_conversation(state)?;
         let manifest = Manifest {
             format: FORMAT_VERSION,
             session_id: state.session_id.to_owned(),
@@ -124,15 +154,52 @@ impl Checkpointer {
             model_calls: state.model_calls,
             last_seq: state.last_seq,
             conversation: conversation_hash,
-            tree: tree_hash,
+            tree: tree_hash.clone(),
             files_changed,
         };
         let path = manifest_path(&self.dir, state.iteration);
         let text = serde_json::to_vec_pretty(&manifest)
             .map_err(|err| StateError::Invalid(err.to_string()))?;
-        write_atomically(&path, &text)?;
-        self.previous = Some(tree);
+        // The objects were written first, so a manifest never names one
+        // that a dying process did not write.
+        write_private(&path, &text, false)?;
+        self.syncer.checkpoint_written();
+        self.previous = Some(Stored {
+            tree,
+            hash: tree_hash,
+        });
         Ok((path, files_changed))
+    }
+
+    /// Stores the messages new since the previous save, the chunks they
+    /// fill and the index naming them all; returns the index's hash.
+    fn store_conversation(&mut self, state: &SessionState<'_>) -> Result<String, StateError> {
+        let unchanged = state
+            .unchanged_messages
+            .min(self.message_hashes.len())
+            .min(state.conversation.len());
+        self.message_hashes.truncate(unchanged);
+        self.chunk_hashes.truncate(unchanged / CHUNK_MESSAGES);
+        for message in &state.conversation[unchanged..] {
+            let json =
+                serde_json::to_vec(message).map_err(|err| StateError::Invalid(err.to_string()))?;
+            let hash = hash_bytes(&json);
+            self.snapshot.store_bytes(&hash, &json)?;
+            self.message_hashes.push(hash);
+        }
+        let full = self.message_hashes.len() / CHUNK_MESSAGES;
+        for chunk in self.chunk_hashes.len()..full {
+            let hashes = &self.message_hashes[chunk * CHUNK_MESSAGES..(chunk + 1) * CHUNK_MESSAGES];
+            let hash = store_json(&mut self.snapshot, &hashes)?;
+            self.chunk_hashes.push(hash);
+        }
+        store_json(
+            &mut self.snapshot,
+            &ConversationIndex {
+                chunks: self.chunk_hashes.clone(),
+                tail: self.message_hashes[full * CHUNK_MESSAGES..].to_vec(),
+            },
+        )
     }
 
     /// Puts the work dir back as it was at `manifest`.
@@ -140,9 +207,15 @@ impl Checkpointer {
         &mut self,
         manifest: &Manifest,
     ) -> Result<super::snapshot::Changes, StateError> {
-        let tree = load_tree(&self.snapshot, manifest)?;
+        let tree = load_tree(&mut self.snapshot, manifest)?;
         let changes = self.snapshot.restore(&tree)?;
-        self.previous = Some(tree);
+        self.previous = Some(Stored {
+            tree,
+            hash: manifest.tree.clone(),
+        });
+        // The conversation is replaced too: nothing of it is known stored.
+        self.message_hashes.clear();
+        self.chunk_hashes.clear();
         Ok(changes)
     }
 }
@@ -156,9 +229,9 @@ pub fn load_manifest(path: &Path) -> Result<Manifest, StateError> {
     let manifest: Manifest = serde_json::from_slice(&text).map_err(|err| {
         StateError::Invalid(format!("{} is not a checkpoint: {err}", path.display()))
     })?;
-    if manifest.format != FORMAT_VERSION {
+    if !READABLE_FORMATS.contains(&manifest.format) {
         return Err(StateError::Invalid(format!(
-            "{} has checkpoint format {}, this agent reads {FORMAT_VERSION}",
+            "{} has checkpoint format {}, this agent reads formats {READABLE_FORMATS:?}",
             path.display(),
             manifest.format
         )));
@@ -166,25 +239,47 @@ pub fn load_manifest(path: &Path) -> Result<Manifest, StateError> {
     Ok(manifest)
 }
 
-pub fn load_tree(snapshot: &Snapshotter, manifest: &Manifest) -> Result<Tree, StateError> {
-    let bytes = snapshot.load_bytes(&manifest.tree)?;
-    serde_json::from_slice(&bytes).map_err(|err| StateError::Invalid(err.to_string()))
+pub fn load_tree(snapshot: &mut Snapshotter, manifest: &Manifest) -> Result<Tree, StateError> {
+    load_json(snapshot, &manifest.tree)
 }
 
 pub fn load_conversation(
-    snapshot: &Snapshotter,
+    snapshot: &mut Snapshotter,
     manifest: &Manifest,
 ) -> Result<Vec<Message>, StateError> {
-    let bytes = snapshot.load_bytes(&manifest.conversation)?;
-    let hashes: Vec<String> =
-        serde_json::from_slice(&bytes).map_err(|err| StateError::Invalid(err.to_string()))?;
+    let hashes = match manifest.format {
+        2 => load_json::<Vec<String>>(snapshot, &manifest.conversation)?,
+        _ => {
+            let index: ConversationIndex = load_json(snapshot, &manifest.conversation)?;
+            let mut hashes = Vec::with_capacity(index.chunks.len() * CHUNK_MESSAGES);
+            for chunk in &index.chunks {
+                hashes.extend(load_json::<Vec<String>>(snapshot, chunk)?);
+            }
+            hashes.extend(index.tail);
+            hashes
+        }
+    };
     hashes
         .iter()
-        .map(|hash| {
-            let bytes = snapshot.load_bytes(hash)?;
-            serde_json::from_slice(&bytes).map_err(|err| StateError::Invalid(err.to_string()))
-        })
+        .map(|hash| load_json(snapshot, hash))
         .collect()
+}
+
+/// Stores `value` as JSON; returns its hash.
+fn store_json(snapshot: &mut Snapshotter, value: &impl Serialize) -> Result<String, StateError> {
+    let json = serde_json::to_vec(value).map_err(|err| StateError::Invalid(err.to_string()))?;
+    let hash = hash_bytes(&json);
+    snapshot.store_bytes(&hash, &json)?;
+    Ok(hash)
+}
+
+fn load_json<T: serde::de::DeserializeOwned>(
+    snapshot: &mut Snapshotter,
+    hash: &str,
+) -> Result<T, StateError> {
+    let bytes = snapshot.load_bytes(hash)?;
+    serde_json::from_slice(&bytes)
+        .map_err(|err| StateError::Invalid(format!("the stored object {hash}: {err}")))
 }
 
 /// The session folder a checkpoint file lives in.
@@ -223,11 +318,9 @@ mod tests {
     use crate::protocol::events::Mode;
 
     fn objects(dir: &SessionDir) -> usize {
-        let mut count = 0;
-        for folder in std::fs::read_dir(dir.objects()).unwrap().flatten() {
-            count += std::fs::read_dir(folder.path()).unwrap().count();
-        }
-        count
+        crate::state::pack::Pack::new(&dir.objects().join("pack"))
+            .count()
+            .unwrap()
     }
 
     #[test]
@@ -244,7 +337,10 @@ mod tests {
                 images: Vec::new(),
             })
             .collect();
-        let save = |checkpointer: &mut Checkpointer, conversation: &[Message], iteration| {
+        let save = |checkpointer: &mut Checkpointer,
+                    conversation: &[Message],
+                    unchanged: usize,
+                    iteration| {
             checkpointer
                 .save(&SessionState {
                     session_id: "s",
@@ -259,20 +355,151 @@ mod tests {
                     model_calls: iteration,
                     last_seq: 0,
                     conversation,
+                    unchanged_messages: unchanged,
                 })
                 .unwrap()
         };
-        save(&mut checkpointer, &conversation, 0);
+        save(&mut checkpointer, &conversation, 0, 0);
         let after_first = objects(&dir);
         conversation.push(Message::User {
             text: "one more".into(),
             images: Vec::new(),
         });
-        let (path, _) = save(&mut checkpointer, &conversation, 1);
+        let (path, _) = save(&mut checkpointer, &conversation, 50, 1);
         // The new message and the new list; the tree is unchanged.
         assert_eq!(objects(&dir), after_first + 2);
         let manifest = load_manifest(&path).unwrap();
         let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
         assert_eq!(loaded, conversation);
+
+        // The prefix the session vouches for is taken from the previous
+        // save, not serialised again: a change it does not report is not
+        // seen...
+        let original = conversation[0].clone();
+        conversation[0] = Message::User {
+            text: "rewritten".into(),
+            images: Vec::new(),
+        };
+        let (path, _) = save(&mut checkpointer, &conversation, 51, 2);
+        let manifest = load_manifest(&path).unwrap();
+        let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
+        assert_eq!(loaded[0], original);
+        // ...and an edit it reports (nothing unchanged) is.
+        let (path, _) = save(&mut checkpointer, &conversation, 0, 3);
+        let manifest = load_manifest(&path).unwrap();
+        let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
+        assert_eq!(loaded, conversation);
+        assert!(checkpointer.wait_durable(std::time::Duration::from_secs(30)));
+    }
+
+    fn state<'a>(
+        work: &'a Path,
+        conversation: &'a [Message],
+        unchanged: usize,
+        iteration: u32,
+    ) -> SessionState<'a> {
+        SessionState {
+            session_id: "s",
+            iteration,
+            work_dir: work,
+            model_alias: "m",
+            mode: Mode::Normal,
+            plan: None,
+            todos: &[],
+            todo_next_id: 0,
+            usage: crate::model::Usage::default(),
+            model_calls: iteration,
+            last_seq: 0,
+            conversation,
+            unchanged_messages: unchanged,
+        }
+    }
+
+    fn user(text: String) -> Message {
+        Message::User {
+            text,
+            images: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn conversations_of_several_chunks_round_trip_through_appends_and_edits() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        let dir = SessionDir::new(&root.path().join("state"), "s");
+        dir.create().unwrap();
+        let mut checkpointer = Checkpointer::new(dir.clone(), &work, 1024);
+        let mut conversation: Vec<Message> = Vec::new();
+        let mut saved = 0;
+        // Crossing chunk boundaries one message and several at a time.
+        for (iteration, added) in [1usize, 63, 1, 70, 64, 2].into_iter().enumerate() {
+            for _ in 0..added {
+                conversation.push(user(format!("message {}", conversation.len())));
+            }
+            let (path, _) = checkpointer
+                .save(&state(&work, &conversation, saved, iteration as u32))
+                .unwrap();
+            saved = conversation.len();
+            let manifest = load_manifest(&path).unwrap();
+            let index: ConversationIndex =
+                load_json(checkpointer.snapshotter(), &manifest.conversation).unwrap();
+            assert_eq!(index.chunks.len(), conversation.len() / CHUNK_MESSAGES);
+            assert_eq!(index.tail.len(), conversation.len() % CHUNK_MESSAGES);
+            let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
+            assert_eq!(loaded, conversation);
+        }
+        // An edit inside the first chunk (compaction, say).
+        conversation.drain(3..100);
+        let (path, _) = checkpointer
+            .save(&state(&work, &conversation, 0, 10))
+            .unwrap();
+        let manifest = load_manifest(&path).unwrap();
+        let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
+        assert_eq!(loaded, conversation);
+    }
+
+    #[test]
+    fn format_2_checkpoints_with_a_flat_list_still_load() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        let dir = SessionDir::new(&root.path().join("state"), "s");
+        dir.create().unwrap();
+        let mut checkpointer = Checkpointer::new(dir.clone(), &work, 1024);
+        let conversation = vec![user("a".into()), user("b".into())];
+        let (path, _) = checkpointer
+            .save(&state(&work, &conversation, 0, 0))
+            .unwrap();
+        let mut manifest = load_manifest(&path).unwrap();
+        // What format 2 wrote: one file per object, and one list of every
+        // message's hash.
+        let loose = |json: Vec<u8>| {
+            let hash = hash_bytes(&json);
+            let folder = dir.objects().join(&hash[..2]);
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(folder.join(&hash[2..]), &json).unwrap();
+            hash
+        };
+        let hashes: Vec<String> = conversation
+            .iter()
+            .map(|message| loose(serde_json::to_vec(message).unwrap()))
+            .collect();
+        manifest.format = 2;
+        manifest.conversation = loose(serde_json::to_vec(&hashes).unwrap());
+        std::fs::write(&path, serde_json::to_vec(&manifest).unwrap()).unwrap();
+        let manifest = load_manifest(&path).unwrap();
+        let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
+        assert_eq!(loaded, conversation);
+        manifest_with_format(&path, 1);
+        let err = load_manifest(&path).unwrap_err().to_string();
+        assert!(err.contains("has checkpoint format 1"), "{err}");
+    }
+
+    fn manifest_with_format(path: &Path, format: u32) {
+        let mut value: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        value["format"] = format.into();
+        std::fs::write(path, serde_json::to_vec(&value).unwrap()).unwrap();
     }
 }

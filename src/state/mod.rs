@@ -4,7 +4,9 @@
 //! conversation and copies of the work dir.
 
 pub mod checkpoint;
+pub mod durable;
 pub mod journal;
+pub mod pack;
 pub mod retention;
 pub mod snapshot;
 

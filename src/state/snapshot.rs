@@ -18,7 +18,8 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
-use super::{StateError, private_dir};
+use super::StateError;
+use super::pack::Pack;
 
 /// Files larger than this are not captured (and so not restored).
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
@@ -50,6 +51,7 @@ pub struct Snapshotter {
     objects: PathBuf,
     max_file_bytes: u64,
     known: HashMap<String, (Stamp, String)>,
+    pack: Pack,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -88,6 +90,7 @@ impl Snapshotter {
             objects: objects.to_path_buf(),
             max_file_bytes,
             known: HashMap::new(),
+            pack: Pack::new(&objects.join("pack")),
         }
     }
 
@@ -172,7 +175,7 @@ impl Snapshotter {
 
     /// Reads a file, stores its content under its hash, returns the hash
     /// and the bytes written (0 when the store had it).
-    fn store_file(&self, path: &Path) -> Result<(String, u64), StateError> {
+    fn store_file(&mut self, path: &Path) -> Result<(String, u64), StateError> {
         let mut bytes = Vec::new();
         std::fs::File::open(path)
             .and_then(|mut file| file.read_to_end(&mut bytes))
@@ -183,23 +186,25 @@ impl Snapshotter {
     }
 
     /// Stores `bytes` under `hash` unless it is there already.
-    pub fn store_bytes(&self, hash: &str, bytes: &[u8]) -> Result<u64, StateError> {
-        let path = self.object_path(hash);
-        if path.exists() {
+    pub fn store_bytes(&mut self, hash: &str, bytes: &[u8]) -> Result<u64, StateError> {
+        if self.pack.contains(hash)? || self.object_path(hash).exists() {
             return Ok(0);
         }
-        if let Some(dir) = path.parent() {
-            private_dir(dir)?;
-        }
-        // No fsync per object: a checkpoint syncs the file system once
-        // before its manifest is written (see `checkpoint::save`).
-        super::write_private(&path, bytes, false)?;
+        // No fsync: see `super::durable`.
+        self.pack.append(hash, bytes)?;
         Ok(bytes.len() as u64)
     }
 
-    pub fn load_bytes(&self, hash: &str) -> Result<Vec<u8>, StateError> {
-        let path = self.object_path(hash);
-        let bytes = std::fs::read(&path).map_err(|err| StateError::io(&path, err))?;
+    /// The object stored under `hash`, checked against it. Sessions of
+    /// format 2 kept one file per object; those are still read.
+    pub fn load_bytes(&mut self, hash: &str) -> Result<Vec<u8>, StateError> {
+        let bytes = match self.pack.read(hash)? {
+            Some(bytes) => bytes,
+            None => {
+                let path = self.object_path(hash);
+                std::fs::read(&path).map_err(|err| StateError::io(&path, err))?
+            }
+        };
         if hash_bytes(&bytes) != hash {
             return Err(StateError::Invalid(format!(
                 "the stored object {hash} is damaged"
@@ -247,7 +252,7 @@ impl Snapshotter {
         Ok(changes)
     }
 
-    fn put(&self, full: &Path, entry: &Entry) -> Result<(), StateError> {
+    fn put(&mut self, full: &Path, entry: &Entry) -> Result<(), StateError> {
         if let Some(dir) = full.parent() {
             std::fs::create_dir_all(dir).map_err(|err| StateError::io(dir, err))?;
         }
@@ -296,10 +301,14 @@ pub fn compare(current: &Tree, target: &Tree) -> Changes {
 }
 
 pub fn hash_bytes(bytes: &[u8]) -> String {
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = sha2::Sha256::digest(bytes);
+    let mut text = String::with_capacity(digest.len() * 2);
+    for byte in digest {
+        text.push(char::from(HEX[usize::from(byte >> 4)]));
+        text.push(char::from(HEX[usize::from(byte & 0xf)]));
+    }
+    text
 }
 
 fn relative(root: &Path, path: &Path) -> Option<String> {

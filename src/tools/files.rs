@@ -1,6 +1,6 @@
 //! The file tools: `read_file`, `write_file`, `edit_file`, `list_dir`.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -130,27 +130,56 @@ pub(super) fn resolve(ctx: &ToolContext, path: &str) -> Result<PathBuf, ToolOutp
     })
 }
 
+/// What `read_file` found at a path.
+enum Loaded {
+    Bytes(Vec<u8>),
+    Folder,
+    /// A pipe, socket or device: reading one could block forever.
+    Special,
+    TooLarge(u64),
+}
+
+fn load(path: &Path) -> std::io::Result<Loaded> {
+    let metadata = std::fs::metadata(path)?;
+    if metadata.is_dir() {
+        return Ok(Loaded::Folder);
+    }
+    if !metadata.is_file() {
+        return Ok(Loaded::Special);
+    }
+    if metadata.len() > MAX_READ_BYTES {
+        return Ok(Loaded::TooLarge(metadata.len()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.read_to_end(&mut bytes)?;
+    Ok(Loaded::Bytes(bytes))
+}
+
 pub async fn read(args: ReadArgs, ctx: &ToolContext) -> ToolOutput {
     let path = match resolve(ctx, &args.path) {
         Ok(path) => path,
         Err(fail) => return fail,
     };
     let shown = args.path.clone();
-    let metadata = match tokio::fs::metadata(&path).await {
-        Ok(metadata) => metadata,
-        Err(err) => return ToolOutput::fail(format!("cannot read {shown}: {err}")),
-    };
-    if metadata.is_dir() {
-        return ToolOutput::fail(format!("{shown} is a folder; use list_dir"));
-    }
-    if metadata.len() > MAX_READ_BYTES {
-        return ToolOutput::fail(format!(
-            "{shown} is {} bytes, more than the {MAX_READ_BYTES} bytes read_file reads; use exec with head, tail or sed",
-            metadata.len()
-        ));
-    }
-    let bytes = match tokio::fs::read(&path).await {
-        Ok(bytes) => bytes,
+    // One trip to the blocking pool for the stat and the read: each trip
+    // is a thread hand-off, and read_file runs on most iterations.
+    let loaded = tokio::task::spawn_blocking(move || load(&path)).await;
+    let bytes = match loaded {
+        Ok(Ok(Loaded::Bytes(bytes))) => bytes,
+        Ok(Ok(Loaded::Folder)) => {
+            return ToolOutput::fail(format!("{shown} is a folder; use list_dir"));
+        }
+        Ok(Ok(Loaded::Special)) => {
+            return ToolOutput::fail(format!(
+                "{shown} is not a regular file (a pipe, socket or device); it is not read"
+            ));
+        }
+        Ok(Ok(Loaded::TooLarge(size))) => {
+            return ToolOutput::fail(format!(
+                "{shown} is {size} bytes, more than the {MAX_READ_BYTES} bytes read_file reads; use exec with head, tail or sed"
+            ));
+        }
+        Ok(Err(err)) => return ToolOutput::fail(format!("cannot read {shown}: {err}")),
         Err(err) => return ToolOutput::fail(format!("cannot read {shown}: {err}")),
     };
     if bytes.is_empty() {

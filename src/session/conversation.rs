@@ -1,0 +1,77 @@
+//! The conversation sent to the model, and how much of it is unchanged
+//! since the last checkpoint: messages are appended on every iteration and
+//! rewritten only by compaction, a plan approval or a restore, so a
+//! checkpoint usually has just the new messages to store.
+
+use std::ops::Deref;
+
+use crate::model::Message;
+
+#[derive(Debug, Default)]
+pub struct Conversation {
+    messages: Vec<Message>,
+    /// Leading messages unchanged since the last checkpoint.
+    checkpointed: usize,
+}
+
+impl Conversation {
+    pub fn push(&mut self, message: Message) {
+        self.messages.push(message);
+    }
+
+    /// Any change other than appending. The next checkpoint then looks at
+    /// every message again (those it already holds are not rewritten).
+    pub fn edit(&mut self) -> &mut Vec<Message> {
+        self.checkpointed = 0;
+        &mut self.messages
+    }
+
+    pub fn replace(&mut self, messages: Vec<Message>) {
+        *self.edit() = messages;
+    }
+
+    /// How many leading messages the last checkpoint stored as they are.
+    pub fn unchanged_since_checkpoint(&self) -> usize {
+        self.checkpointed
+    }
+
+    pub fn mark_checkpointed(&mut self) {
+        self.checkpointed = self.messages.len();
+    }
+}
+
+impl Deref for Conversation {
+    type Target = [Message];
+
+    fn deref(&self) -> &[Message] {
+        &self.messages
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn user(text: &str) -> Message {
+        Message::User {
+            text: text.to_owned(),
+            images: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn appending_keeps_the_checkpointed_prefix_and_edits_reset_it() {
+        let mut conversation = Conversation::default();
+        conversation.push(user("a"));
+        conversation.push(user("b"));
+        conversation.mark_checkpointed();
+        conversation.push(user("c"));
+        assert_eq!(conversation.unchanged_since_checkpoint(), 2);
+        conversation.edit().remove(0);
+        assert_eq!(conversation.unchanged_since_checkpoint(), 0);
+        conversation.mark_checkpointed();
+        conversation.replace(vec![user("z")]);
+        assert_eq!(conversation.unchanged_since_checkpoint(), 0);
+        assert_eq!(conversation.len(), 1);
+    }
+}
