@@ -185,9 +185,11 @@ impl Snapshotter {
         Ok((hash, stored))
     }
 
-    /// Stores `bytes` under `hash` unless it is there already.
+    /// Stores `bytes` under `hash` unless the pack has it already. (An
+    /// object a format 2 session kept as a file of its own is stored
+    /// again: a `stat` per new object to avoid that is not worth it.)
     pub fn store_bytes(&mut self, hash: &str, bytes: &[u8]) -> Result<u64, StateError> {
-        if self.pack.contains(hash)? || self.object_path(hash).exists() {
+        if self.pack.contains(hash)? {
             return Ok(0);
         }
         // No fsync: see `super::durable`.
