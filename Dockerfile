@@ -1,12 +1,16 @@
 # The sandbox snapshot: the agent at a fixed path, a non-root user, and the
 # agent's state folder on the sandbox disk.
 #
-#   docker build -t agent-sandbox .
+#   docker build --build-arg AGENT_BUILD_REVISION=$(git rev-parse --short=12 HEAD) \
+#       -t agent-sandbox .
 #   docker run --rm -it -e AGENT_API_URL=... -e AGENT_API_KEY=... agent-sandbox \
 #       agent --prompt "..." --work-dir /home/agent/workspace
 
 # Builder: the fully static binary (scripts/build-dist.sh).
 FROM rust:1.95-bookworm AS builder
+# .git stays out of the context: pass the revision for `agent --version`,
+# e.g. --build-arg AGENT_BUILD_REVISION=$(git rev-parse --short=12 HEAD).
+ARG AGENT_BUILD_REVISION=unknown
 WORKDIR /src
 COPY . .
 RUN scripts/build-dist.sh

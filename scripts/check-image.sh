@@ -253,13 +253,15 @@ done
 # --pull=never: both FROM names must resolve to the local bases above, never
 # to Docker Hub. --network host: the builder's `cargo build --locked` fetches
 # crates from crates.io. --layers: a rerun with an unchanged context is quick.
-# Note: .dockerignore leaves out .git, so build.rs embeds revision "unknown"
-# (`agent --version` says 0.1.0+unknown).
-log "building $IMAGE from $repo/Dockerfile"
+# .dockerignore leaves out .git, so the revision `agent --version` shows is
+# passed in as a build argument (checked below).
+revision=$(git -C "$repo" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+log "building $IMAGE from $repo/Dockerfile (revision $revision)"
 start=$SECONDS
 cache=(--layers)
 [ "${NO_CACHE:-0}" = 1 ] && cache+=(--no-cache)
 buildah bud --pull=never --network host --force-rm "${cache[@]}" \
+  --build-arg AGENT_BUILD_REVISION="$revision" \
   -f "$repo/Dockerfile" -t "$IMAGE" "$repo" 2>&1 | tee "$WORK/build.log"
 [ "${PIPESTATUS[0]}" = 0 ] || die "image build failed (log: $WORK/build.log)"
 log "image built in $((SECONDS - start)) s"
@@ -302,7 +304,12 @@ case $state in
   *) die "state dir is '$state', want '700 agent /home/agent/.local/state/agent'" ;;
 esac
 
-run_in agent --version
+version=$(run_in agent --version)
+echo "$version"
+case $version in
+  *"+$revision "*) pass "agent --version names revision $revision" ;;
+  *) die "agent --version says '$version', not revision $revision" ;;
+esac
 run_in sh -c 'for t in bash git rg ps; do command -v $t >/dev/null || { echo "missing $t"; exit 1; }; done' \
   || die "a tool of the sandbox is missing"
 pass "bash, git, rg, ps present"
