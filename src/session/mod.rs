@@ -59,11 +59,11 @@ pub struct SessionConfig {
     pub compaction: compact::CompactionConfig,
 }
 
-/// Where the session keeps its checkpoints, and where it resumes from.
 /// How long the end of a session waits for the disk to confirm its
 /// checkpoints before it says so and ends anyway.
 const DURABLE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// Where the session keeps its checkpoints, and where it resumes from.
 pub struct StateSetup {
     pub dir: SessionDir,
     /// Larger files are not captured in checkpoints.

@@ -165,12 +165,21 @@ fn read_file_numbers_lines_and_pages() {
     let body: String = (1..=30).map(|n| format!("line {n}\n")).collect();
     std::fs::write(env.work.join("long.txt"), body).unwrap();
     std::fs::write(env.work.join("bin.dat"), [0u8, 1, 2, 3]).unwrap();
+    std::fs::create_dir(env.work.join("folder")).unwrap();
+    // Opening a pipe with no writer blocks forever: it must be refused.
+    let made = std::process::Command::new("mkfifo")
+        .arg(env.work.join("pipe"))
+        .status()
+        .unwrap();
+    assert!(made.success());
     let run = run_script(
         &env,
         json!([
             {"name": "read_file", "args": {"path": "long.txt", "offset": 10, "limit": 2}},
             {"name": "read_file", "args": {"path": "bin.dat"}},
-            {"name": "read_file", "args": {"path": "missing.txt"}}
+            {"name": "read_file", "args": {"path": "missing.txt"}},
+            {"name": "read_file", "args": {"path": "folder"}},
+            {"name": "read_file", "args": {"path": "pipe"}}
         ]),
         &[],
     );
@@ -186,6 +195,22 @@ fn read_file_numbers_lines_and_pages() {
             .contains("binary file of 4 bytes")
     );
     assert_eq!(results[2]["ok"], false);
+    assert_eq!(results[3]["ok"], false);
+    assert!(
+        results[3]["output"]
+            .as_str()
+            .unwrap()
+            .contains("is a folder")
+    );
+    assert_eq!(results[4]["ok"], false);
+    assert!(
+        results[4]["output"]
+            .as_str()
+            .unwrap()
+            .contains("not a regular file"),
+        "{}",
+        results[4]["output"]
+    );
 }
 
 #[test]
