@@ -125,6 +125,17 @@ fn main() {
     let (all_back, restored) = rollback(&mut checkpointer, &dir, 2);
     assert_eq!(restored, files);
 
+    // A new process (a restore, an offline rollback) first indexes the
+    // store: one pass over the pack's record headers.
+    let mut fresh = Checkpointer::new(dir.clone(), &work, 16 * 1024 * 1024);
+    let manifest =
+        agent::state::checkpoint::load_manifest(&agent::state::checkpoint::manifest_path(&dir, 3))
+            .expect("manifest");
+    let started = Instant::now();
+    let tree = agent::state::checkpoint::load_tree(fresh.snapshotter(), &manifest).expect("tree");
+    let first_read = started.elapsed();
+    assert_eq!(tree.len(), files);
+
     println!(
         "checkpoint, one file changed:                {:>9.1} ms",
         ms(one_save)
@@ -148,6 +159,10 @@ fn main() {
     println!(
         "rollback,   every file changed:              {:>9.1} ms",
         ms(all_back)
+    );
+    println!(
+        "new process: index the store, read the tree:  {:>9.1} ms",
+        ms(first_read)
     );
     println!(
         "ratio one/all: checkpoint {:.3}, on the disk {:.3}, rollback {:.3}",

@@ -164,35 +164,100 @@ impl Pack {
 fn scan(file: &std::fs::File) -> std::io::Result<HashMap<Digest, Location>> {
     let mut index = HashMap::new();
     let size = file.metadata()?.len();
-    let mut reader = BufReader::new(file);
+    let mut cursor = Cursor {
+        reader: BufReader::with_capacity(64 * 1024, file),
+        at: 0,
+    };
     let mut position = 0u64;
     let mut header = Vec::with_capacity(MAX_HEADER);
     while position < size {
-        reader.seek(SeekFrom::Start(position))?;
+        cursor.go_to(position)?;
         header.clear();
-        (&mut reader)
-            .take(MAX_HEADER as u64)
-            .read_until(b'\n', &mut header)?;
+        cursor.read_line(&mut header)?;
         let record = parse_header(&header).filter(|&(_, len)| {
             let data = position + header.len() as u64;
             data.checked_add(len).is_some_and(|end| end < size)
         });
         let Some((key, len)) = record else {
-            position = next_record(&mut reader, position + 1, size)?;
+            position = cursor.next_record(position + 1, size)?;
             continue;
         };
         let data = position + header.len() as u64;
-        let mut closing = [0u8; 1];
-        reader.seek(SeekFrom::Start(data + len))?;
-        reader.read_exact(&mut closing)?;
-        if closing[0] != b'\n' {
-            position = next_record(&mut reader, position + 1, size)?;
+        cursor.go_to(data + len)?;
+        if cursor.read_byte()? != b'\n' {
+            position = cursor.next_record(position + 1, size)?;
             continue;
         }
         index.insert(key, Location { offset: data, len });
         position = data + len + 1;
     }
     Ok(index)
+}
+
+/// A buffered reader that knows where it is, so moving a short way
+/// forward stays inside its buffer: small records are read without a
+/// system call each.
+struct Cursor<'a> {
+    reader: BufReader<&'a std::fs::File>,
+    at: u64,
+}
+
+impl Cursor<'_> {
+    fn go_to(&mut self, position: u64) -> std::io::Result<()> {
+        let delta = i64::try_from(position)
+            .ok()
+            .zip(i64::try_from(self.at).ok())
+            .map(|(to, from)| to - from);
+        match delta {
+            Some(delta) => self.reader.seek_relative(delta)?,
+            None => {
+                self.reader.seek(SeekFrom::Start(position))?;
+            }
+        }
+        self.at = position;
+        Ok(())
+    }
+
+    fn read_line(&mut self, line: &mut Vec<u8>) -> std::io::Result<()> {
+        let read = (&mut self.reader)
+            .take(MAX_HEADER as u64)
+            .read_until(b'\n', line)?;
+        self.at += read as u64;
+        Ok(())
+    }
+
+    fn read_byte(&mut self) -> std::io::Result<u8> {
+        let mut byte = [0u8; 1];
+        self.reader.read_exact(&mut byte)?;
+        self.at += 1;
+        Ok(byte[0])
+    }
+
+    /// The position of the next record header at or after `from` (just
+    /// after a newline), or the end of the file.
+    fn next_record(&mut self, from: u64, size: u64) -> std::io::Result<u64> {
+        const NEEDLE: &[u8] = b"\nOBJ ";
+        let mut start = from.saturating_sub(1);
+        let mut block = vec![0u8; 64 * 1024];
+        while start < size {
+            self.go_to(start)?;
+            let want = usize::try_from((size - start).min(block.len() as u64)).unwrap_or(0);
+            self.reader.read_exact(&mut block[..want])?;
+            self.at += want as u64;
+            if let Some(found) = block[..want]
+                .windows(NEEDLE.len())
+                .position(|window| window == NEEDLE)
+            {
+                return Ok(start + found as u64 + 1);
+            }
+            if want < NEEDLE.len() {
+                break;
+            }
+            // Overlap so a needle across two blocks is still found.
+            start += (want - (NEEDLE.len() - 1)) as u64;
+        }
+        Ok(size)
+    }
 }
 
 fn ends_with_newline(file: &std::fs::File) -> std::io::Result<bool> {
@@ -209,35 +274,6 @@ fn parse_header(line: &[u8]) -> Option<(Digest, u64)> {
     let text = std::str::from_utf8(line.strip_prefix(MAGIC)?.strip_suffix(b"\n")?).ok()?;
     let (hash, len) = text.split_once(' ')?;
     Some((digest(hash)?, len.parse().ok()?))
-}
-
-/// The position of the next record header at or after `from` (just after
-/// a newline), or the end of the file.
-fn next_record(
-    reader: &mut BufReader<&std::fs::File>,
-    from: u64,
-    size: u64,
-) -> std::io::Result<u64> {
-    const NEEDLE: &[u8] = b"\nOBJ ";
-    let mut start = from.saturating_sub(1);
-    let mut block = vec![0u8; 64 * 1024];
-    while start < size {
-        reader.seek(SeekFrom::Start(start))?;
-        let want = usize::try_from((size - start).min(block.len() as u64)).unwrap_or(0);
-        reader.read_exact(&mut block[..want])?;
-        if let Some(found) = block[..want]
-            .windows(NEEDLE.len())
-            .position(|window| window == NEEDLE)
-        {
-            return Ok(start + found as u64 + 1);
-        }
-        if want < NEEDLE.len() {
-            break;
-        }
-        // Overlap so a needle across two blocks is still found.
-        start += (want - (NEEDLE.len() - 1)) as u64;
-    }
-    Ok(size)
 }
 
 fn digest(hash: &str) -> Option<Digest> {
@@ -336,5 +372,24 @@ mod tests {
         assert_eq!(reopened.read(&first).unwrap().unwrap(), b"first");
         assert_eq!(reopened.read(&last).unwrap().unwrap(), b"last");
         assert_eq!(reopened.index.len(), 2);
+    }
+
+    #[test]
+    fn many_records_small_and_larger_than_the_buffer_are_all_indexed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pack");
+        let mut pack = Pack::new(&path);
+        let texts: Vec<String> = (0..2000)
+            .map(|n| match n % 100 {
+                0 => format!("{n}{}", "y".repeat(150_000)),
+                _ => format!("record {n}"),
+            })
+            .collect();
+        let hashes: Vec<String> = texts.iter().map(|text| store(&mut pack, text)).collect();
+        let mut reopened = Pack::new(&path);
+        assert_eq!(reopened.count().unwrap(), texts.len());
+        for (text, hash) in texts.iter().zip(&hashes) {
+            assert_eq!(reopened.read(hash).unwrap().unwrap(), text.as_bytes());
+        }
     }
 }
