@@ -317,101 +317,59 @@ mod tests {
     use super::*;
     use crate::protocol::events::Mode;
 
-    fn objects(dir: &SessionDir) -> usize {
-        crate::state::pack::Pack::new(&dir.objects().join("pack"))
-            .count()
-            .unwrap()
+    /// A session folder and a work dir in a temp folder, and a
+    /// checkpointer over them.
+    struct Fixture {
+        _root: tempfile::TempDir,
+        work: PathBuf,
+        dir: SessionDir,
+        checkpointer: Checkpointer,
     }
 
-    #[test]
-    fn a_longer_conversation_stores_only_its_new_messages() {
-        let root = tempfile::tempdir().unwrap();
-        let work = root.path().join("work");
-        std::fs::create_dir_all(&work).unwrap();
-        let dir = SessionDir::new(&root.path().join("state"), "s");
-        dir.create().unwrap();
-        let mut checkpointer = Checkpointer::new(dir.clone(), &work, 1024);
-        let mut conversation: Vec<Message> = (0..50)
-            .map(|n| Message::User {
-                text: format!("message {n} {}", "x".repeat(1000)),
-                images: Vec::new(),
-            })
-            .collect();
-        let save = |checkpointer: &mut Checkpointer,
-                    conversation: &[Message],
-                    unchanged: usize,
-                    iteration| {
-            checkpointer
-                .save(&SessionState {
-                    session_id: "s",
-                    iteration,
-                    work_dir: &work,
-                    model_alias: "m",
-                    mode: Mode::Normal,
-                    plan: None,
-                    todos: &[],
-                    todo_next_id: 0,
-                    usage: crate::model::Usage::default(),
-                    model_calls: iteration,
-                    last_seq: 0,
-                    conversation,
-                    unchanged_messages: unchanged,
-                })
+    impl Fixture {
+        fn new() -> Self {
+            let root = tempfile::tempdir().unwrap();
+            let work = root.path().join("work");
+            std::fs::create_dir_all(&work).unwrap();
+            let dir = SessionDir::new(&root.path().join("state"), "s");
+            dir.create().unwrap();
+            let checkpointer = Checkpointer::new(dir.clone(), &work, 1024);
+            Fixture {
+                _root: root,
+                work,
+                dir,
+                checkpointer,
+            }
+        }
+
+        fn save(&mut self, conversation: &[Message], unchanged: usize, iteration: u32) -> PathBuf {
+            let state = SessionState {
+                session_id: "s",
+                iteration,
+                work_dir: &self.work,
+                model_alias: "m",
+                mode: Mode::Normal,
+                plan: None,
+                todos: &[],
+                todo_next_id: 0,
+                usage: crate::model::Usage::default(),
+                model_calls: iteration,
+                last_seq: 0,
+                conversation,
+                unchanged_messages: unchanged,
+            };
+            self.checkpointer.save(&state).unwrap().0
+        }
+
+        fn conversation_at(&mut self, path: &Path) -> Vec<Message> {
+            let manifest = load_manifest(path).unwrap();
+            load_conversation(self.checkpointer.snapshotter(), &manifest).unwrap()
+        }
+
+        fn objects(&self) -> usize {
+            crate::state::pack::Pack::new(&self.dir.objects().join("pack"))
+                .count()
                 .unwrap()
-        };
-        save(&mut checkpointer, &conversation, 0, 0);
-        let after_first = objects(&dir);
-        conversation.push(Message::User {
-            text: "one more".into(),
-            images: Vec::new(),
-        });
-        let (path, _) = save(&mut checkpointer, &conversation, 50, 1);
-        // The new message and the new list; the tree is unchanged.
-        assert_eq!(objects(&dir), after_first + 2);
-        let manifest = load_manifest(&path).unwrap();
-        let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
-        assert_eq!(loaded, conversation);
-
-        // The prefix the session vouches for is taken from the previous
-        // save, not serialised again: a change it does not report is not
-        // seen...
-        let original = conversation[0].clone();
-        conversation[0] = Message::User {
-            text: "rewritten".into(),
-            images: Vec::new(),
-        };
-        let (path, _) = save(&mut checkpointer, &conversation, 51, 2);
-        let manifest = load_manifest(&path).unwrap();
-        let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
-        assert_eq!(loaded[0], original);
-        // ...and an edit it reports (nothing unchanged) is.
-        let (path, _) = save(&mut checkpointer, &conversation, 0, 3);
-        let manifest = load_manifest(&path).unwrap();
-        let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
-        assert_eq!(loaded, conversation);
-        assert!(checkpointer.wait_durable(std::time::Duration::from_secs(30)));
-    }
-
-    fn state<'a>(
-        work: &'a Path,
-        conversation: &'a [Message],
-        unchanged: usize,
-        iteration: u32,
-    ) -> SessionState<'a> {
-        SessionState {
-            session_id: "s",
-            iteration,
-            work_dir: work,
-            model_alias: "m",
-            mode: Mode::Normal,
-            plan: None,
-            todos: &[],
-            todo_next_id: 0,
-            usage: crate::model::Usage::default(),
-            model_calls: iteration,
-            last_seq: 0,
-            conversation,
-            unchanged_messages: unchanged,
         }
     }
 
@@ -423,13 +381,39 @@ mod tests {
     }
 
     #[test]
+    fn a_longer_conversation_stores_only_its_new_messages() {
+        let mut fixture = Fixture::new();
+        let mut conversation: Vec<Message> = (0..50)
+            .map(|n| user(format!("message {n} {}", "x".repeat(1000))))
+            .collect();
+        fixture.save(&conversation, 0, 0);
+        let after_first = fixture.objects();
+        conversation.push(user("one more".into()));
+        let path = fixture.save(&conversation, 50, 1);
+        // The new message and the new list; the tree is unchanged.
+        assert_eq!(fixture.objects(), after_first + 2);
+        assert_eq!(fixture.conversation_at(&path), conversation);
+
+        // The prefix the session vouches for is taken from the previous
+        // save, not serialised again: a change it does not report is not
+        // seen...
+        let original = conversation[0].clone();
+        conversation[0] = user("rewritten".into());
+        let path = fixture.save(&conversation, 51, 2);
+        assert_eq!(fixture.conversation_at(&path)[0], original);
+        // ...and an edit it reports (nothing unchanged) is.
+        let path = fixture.save(&conversation, 0, 3);
+        assert_eq!(fixture.conversation_at(&path), conversation);
+        assert!(
+            fixture
+                .checkpointer
+                .wait_durable(std::time::Duration::from_secs(30))
+        );
+    }
+
+    #[test]
     fn conversations_of_several_chunks_round_trip_through_appends_and_edits() {
-        let root = tempfile::tempdir().unwrap();
-        let work = root.path().join("work");
-        std::fs::create_dir_all(&work).unwrap();
-        let dir = SessionDir::new(&root.path().join("state"), "s");
-        dir.create().unwrap();
-        let mut checkpointer = Checkpointer::new(dir.clone(), &work, 1024);
+        let mut fixture = Fixture::new();
         let mut conversation: Vec<Message> = Vec::new();
         let mut saved = 0;
         // Crossing chunk boundaries one message and several at a time.
@@ -437,46 +421,33 @@ mod tests {
             for _ in 0..added {
                 conversation.push(user(format!("message {}", conversation.len())));
             }
-            let (path, _) = checkpointer
-                .save(&state(&work, &conversation, saved, iteration as u32))
-                .unwrap();
+            let path = fixture.save(&conversation, saved, iteration as u32);
             saved = conversation.len();
             let manifest = load_manifest(&path).unwrap();
             let index: ConversationIndex =
-                load_json(checkpointer.snapshotter(), &manifest.conversation).unwrap();
+                load_json(fixture.checkpointer.snapshotter(), &manifest.conversation).unwrap();
             assert_eq!(index.chunks.len(), conversation.len() / CHUNK_MESSAGES);
             assert_eq!(index.tail.len(), conversation.len() % CHUNK_MESSAGES);
-            let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
-            assert_eq!(loaded, conversation);
+            assert_eq!(fixture.conversation_at(&path), conversation);
         }
         // An edit inside the first chunk (compaction, say).
         conversation.drain(3..100);
-        let (path, _) = checkpointer
-            .save(&state(&work, &conversation, 0, 10))
-            .unwrap();
-        let manifest = load_manifest(&path).unwrap();
-        let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
-        assert_eq!(loaded, conversation);
+        let path = fixture.save(&conversation, 0, 10);
+        assert_eq!(fixture.conversation_at(&path), conversation);
     }
 
     #[test]
     fn format_2_checkpoints_with_a_flat_list_still_load() {
-        let root = tempfile::tempdir().unwrap();
-        let work = root.path().join("work");
-        std::fs::create_dir_all(&work).unwrap();
-        let dir = SessionDir::new(&root.path().join("state"), "s");
-        dir.create().unwrap();
-        let mut checkpointer = Checkpointer::new(dir.clone(), &work, 1024);
+        let mut fixture = Fixture::new();
         let conversation = vec![user("a".into()), user("b".into())];
-        let (path, _) = checkpointer
-            .save(&state(&work, &conversation, 0, 0))
-            .unwrap();
+        let path = fixture.save(&conversation, 0, 0);
         let mut manifest = load_manifest(&path).unwrap();
         // What format 2 wrote: one file per object, and one list of every
         // message's hash.
+        let objects = fixture.dir.objects();
         let loose = |json: Vec<u8>| {
             let hash = hash_bytes(&json);
-            let folder = dir.objects().join(&hash[..2]);
+            let folder = objects.join(&hash[..2]);
             std::fs::create_dir_all(&folder).unwrap();
             std::fs::write(folder.join(&hash[2..]), &json).unwrap();
             hash
@@ -488,18 +459,10 @@ mod tests {
         manifest.format = 2;
         manifest.conversation = loose(serde_json::to_vec(&hashes).unwrap());
         std::fs::write(&path, serde_json::to_vec(&manifest).unwrap()).unwrap();
-        let manifest = load_manifest(&path).unwrap();
-        let loaded = load_conversation(checkpointer.snapshotter(), &manifest).unwrap();
-        assert_eq!(loaded, conversation);
-        manifest_with_format(&path, 1);
+        assert_eq!(fixture.conversation_at(&path), conversation);
+        manifest.format = 1;
+        std::fs::write(&path, serde_json::to_vec(&manifest).unwrap()).unwrap();
         let err = load_manifest(&path).unwrap_err().to_string();
         assert!(err.contains("has checkpoint format 1"), "{err}");
-    }
-
-    fn manifest_with_format(path: &Path, format: u32) {
-        let mut value: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-        value["format"] = format.into();
-        std::fs::write(path, serde_json::to_vec(&value).unwrap()).unwrap();
     }
 }
