@@ -111,6 +111,10 @@ pub struct ExecConfig {
     /// Run the login profile scripts once and give commands the
     /// environment they set up (PATH for nvm, pyenv, cargo, ...).
     pub login_shell: bool,
+    /// Keep every command from writing the state folder (Landlock, where
+    /// the kernel has it). Off only for images whose commands must create
+    /// entries right in the folders above the state folder.
+    pub protect_state: bool,
 }
 
 impl Default for ExecConfig {
@@ -120,6 +124,7 @@ impl Default for ExecConfig {
             default_timeout_ms: crate::tools::exec::DEFAULT_TIMEOUT_MS,
             max_timeout_ms: crate::tools::exec::MAX_TIMEOUT_MS,
             login_shell: true,
+            protect_state: true,
         }
     }
 }

@@ -9,6 +9,7 @@ use std::time::Duration;
 use clap::{Parser, ValueEnum};
 
 mod attach;
+pub mod hidden_env;
 mod images;
 mod offline;
 
@@ -17,6 +18,7 @@ use crate::model::http::{HttpModel, HttpModelConfig};
 use crate::model::scripted::ScriptedModel;
 use crate::model::{ModelClient, aliases};
 use crate::protocol::events::Mode;
+use crate::protocol::events::{PlanExecGuard, SandboxReport, StateFolderAccess};
 use crate::protocol::redact::Redactor;
 use crate::protocol::{EventWriter, OutputFormat, reader, tty};
 use crate::session::checks::Checks;
@@ -24,6 +26,7 @@ use crate::session::hitl::HitlSettings;
 use crate::session::{Control, RestorePoint, Session, SessionConfig, StateSetup, control};
 use crate::state::retention::Retention;
 use crate::state::{self, SessionDir, checkpoint};
+use crate::tools::sandbox::{self, Sandbox};
 use crate::tools::{self, exec::ExecSettings};
 
 /// Exit status for a usage error (bad flags, bad config).
@@ -183,6 +186,12 @@ fn usage(message: impl Into<String>) -> UsageError {
 
 /// The whole program: parse, run, exit status.
 pub fn main() -> ExitCode {
+    if std::env::args_os().nth(1).as_deref() == Some(std::ffi::OsStr::new(sandbox::TRAMPOLINE_ARG))
+    {
+        sandbox::trampoline_main(std::env::args_os().collect());
+    }
+    // First, before anything opens a descriptor (see `take_inherited`).
+    hidden_env::take_inherited();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
@@ -196,7 +205,24 @@ pub fn main() -> ExitCode {
         let state_dir = cli.state_dir.clone().or_else(state::default_state_dir);
         return offline::run(command, state_dir);
     }
-    let prepared = match prepare(cli) {
+    let file_config = match Config::load(cli.config.as_deref()) {
+        Ok((config, _)) => config,
+        Err(err) => {
+            crate::diag!("agent: error: {err}");
+            return ExitCode::from(USAGE_EXIT);
+        }
+    };
+    let secret_names = file_config.secret_matcher();
+    // Returns only where it cannot be done; then the token stays readable
+    // in /proc/<agent>/environ and session-start says so.
+    if let Err(reason) = hidden_env::reexec_without_secrets(&secret_names) {
+        crate::diag!("agent: warning: the token stays in the agent's environment block: {reason}");
+    }
+    let guards = Guards {
+        token_hidden: hidden_env::environ_is_clean(&secret_names) && hidden_env::forbid_dumps(),
+        subreaper: tools::procs::become_subreaper(),
+    };
+    let prepared = match prepare(cli, file_config, guards) {
         Ok(prepared) => prepared,
         Err(err) => {
             crate::diag!("agent: error: {err}");
@@ -251,7 +277,13 @@ struct Prepared {
     secrets: Vec<String>,
 }
 
-fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
+/// The process-wide protections in place before the session starts.
+struct Guards {
+    token_hidden: bool,
+    subreaper: bool,
+}
+
+fn prepare(cli: Cli, file_config: Config, guards: Guards) -> Result<Prepared, UsageError> {
     let Some(prompt) = cli.prompt.filter(|p| !p.trim().is_empty()) else {
         return Err(usage("--prompt TEXT is required (and must not be empty)"));
     };
@@ -358,8 +390,6 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
         .create()
         .map_err(|err| usage(format!("session folder: {err}")))?;
     let lock = state::lock_session(&session_dir).map_err(|err| usage(err.to_string()))?;
-    let (file_config, _) =
-        Config::load(cli.config.as_deref()).map_err(|err| usage(err.to_string()))?;
     let (retention, warnings) = file_config.state.retention();
     for warning in warnings {
         crate::diag!("agent: warning: {warning}");
@@ -372,10 +402,7 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
     let model_spec = table.resolve(&model_alias);
 
     let secret_names = file_config.secret_matcher();
-    let secrets: Vec<String> = std::env::vars()
-        .filter(|(name, _)| secret_names.is_match(name))
-        .map(|(_, value)| value)
-        .collect();
+    let secrets = hidden_env::secret_values(&secret_names);
 
     let model = match cli.script {
         Some(path) => {
@@ -392,8 +419,11 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
                     "AGENT_API_URL must start with http:// or https://, got {base_url:?}"
                 )));
             }
-            let api_key =
-                env_nonempty("AGENT_API_KEY").or_else(|| env_nonempty("STRAYL_SESSION_TOKEN"));
+            let api_key = hidden_env::var("AGENT_API_KEY")
+                .filter(|value| !value.trim().is_empty())
+                .or_else(|| {
+                    hidden_env::var("STRAYL_SESSION_TOKEN").filter(|value| !value.trim().is_empty())
+                });
             ModelClient::Http(
                 HttpModel::new(HttpModelConfig {
                     base_url,
@@ -407,13 +437,35 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
             )
         }
     };
+    let sandbox = Sandbox::probe();
+    let protected = if file_config.exec.protect_state && sandbox.enforces() {
+        vec![state_dir.clone()]
+    } else {
+        Vec::new()
+    };
+    let report = SandboxReport {
+        landlock_abi: sandbox.landlock_abi,
+        plan_exec: if sandbox.enforces() {
+            PlanExecGuard::Landlock
+        } else {
+            PlanExecGuard::Classifier
+        },
+        state_folder: if protected.is_empty() {
+            StateFolderAccess::Writable
+        } else {
+            StateFolderAccess::ReadOnly
+        },
+        token_hidden: guards.token_hidden,
+        subreaper: guards.subreaper,
+    };
     let exec = ExecSettings::new(
         file_config.exec.shell.clone(),
         Duration::from_millis(file_config.exec.default_timeout_ms),
         Duration::from_millis(file_config.exec.max_timeout_ms),
         secret_names,
         file_config.exec.login_shell,
-    );
+    )
+    .confined(sandbox, protected);
     Ok(Prepared {
         config: SessionConfig {
             session_id,
@@ -437,6 +489,7 @@ fn prepare(cli: Cli) -> Result<Prepared, UsageError> {
                 dir: hitl_dir,
             },
             compaction: file_config.compaction.clone(),
+            sandbox: report,
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: file_config.state.max_file_mb * 1024 * 1024,

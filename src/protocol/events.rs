@@ -22,6 +22,13 @@ pub enum Event {
         work_dir: String,
         tools: Vec<String>,
         resumed: bool,
+        /// What confines the commands of this session (an extension of
+        /// the contract; absent in journals written before it).
+        #[serde(default)]
+        sandbox: SandboxReport,
+        /// Version of the masking rule table (docs/protocol.md).
+        #[serde(default)]
+        redaction_rules: u32,
     },
     TextDelta {
         delta: String,
@@ -160,6 +167,46 @@ impl Event {
             attempt: None,
         }
     }
+}
+
+/// Which of the contract's promises about commands the kernel keeps in
+/// this session, and which only the agent's own checks.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SandboxReport {
+    /// The kernel's Landlock ABI version; null where there is no Landlock.
+    pub landlock_abi: Option<u32>,
+    /// What keeps `exec` read-only in plan mode.
+    pub plan_exec: PlanExecGuard,
+    /// Whether commands can write the state folder (journal, checkpoints).
+    pub state_folder: StateFolderAccess,
+    /// The token is gone from the agent's environment block and the agent
+    /// is not dumpable: no command can read it from `/proc`.
+    pub token_hidden: bool,
+    /// The agent adopts what its commands leave behind, so a cancel and
+    /// the end of the session kill every process they started.
+    pub subreaper: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PlanExecGuard {
+    /// A Landlock ruleset (writes only to a private temp folder), and the
+    /// command classifier in front of it.
+    Landlock,
+    /// The command classifier alone.
+    #[default]
+    Classifier,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StateFolderAccess {
+    /// Landlock keeps every command from writing it.
+    ReadOnly,
+    /// Commands run as the same user and could write it.
+    #[default]
+    Writable,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -160,6 +160,8 @@ pub struct Redactor {
     trigger_rule: Vec<usize>,
     triggers: Option<AhoCorasick>,
     exact: Vec<String>,
+    /// Secret values learned after start (set by a login profile).
+    learned: std::sync::RwLock<Vec<String>>,
     trailing_key: OnceLock<Option<Regex>>,
 }
 
@@ -200,7 +202,23 @@ impl Redactor {
             trigger_rule,
             triggers,
             exact,
+            learned: std::sync::RwLock::new(Vec::new()),
             trailing_key: OnceLock::new(),
+        }
+    }
+
+    /// Masks `value` from now on, wherever it appears.
+    pub fn add_exact(&self, value: &str) {
+        if value.len() < MIN_EXACT_SECRET_LEN {
+            return;
+        }
+        let mut learned = match self.learned.write() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if !learned.iter().any(|known| known == value) {
+            learned.push(value.to_owned());
+            learned.sort_by_key(|value| std::cmp::Reverse(value.len()));
         }
     }
 
@@ -248,6 +266,13 @@ impl Redactor {
         for secret in &self.exact {
             if out.contains(secret.as_str()) {
                 out = out.replace(secret.as_str(), "[REDACTED:secret-value]");
+            }
+        }
+        if let Ok(learned) = self.learned.read() {
+            for secret in learned.iter() {
+                if out.contains(secret.as_str()) {
+                    out = out.replace(secret.as_str(), "[REDACTED:secret-value]");
+                }
             }
         }
         let mut triggered = [false; RULES.len()];

@@ -57,6 +57,8 @@ pub struct SessionConfig {
     pub hitl: HitlSettings,
     pub state: StateSetup,
     pub compaction: compact::CompactionConfig,
+    /// What confines commands, as `session-start` reports it.
+    pub sandbox: crate::protocol::events::SandboxReport,
 }
 
 /// How long the end of a session waits for the disk to confirm its
@@ -165,6 +167,8 @@ impl Session {
                 .map(|tool| tool.name().to_owned())
                 .collect(),
             resumed: resumed.is_some(),
+            sandbox: self.config.sandbox.clone(),
+            redaction_rules: crate::protocol::redact::RULES_VERSION,
         });
         let reason = match resumed {
             Some(Err(err)) => {
@@ -238,6 +242,12 @@ impl Session {
     }
 
     fn end(&self, started: Instant, reason: ExitReason) -> ExitReason {
+        // Nothing a command started outlives the session: background jobs,
+        // `setsid` and `nohup` children included (the agent is their
+        // subreaper). Before `session-end`, so the proxy may stop the
+        // sandbox as soon as it reads it.
+        tools::procs::kill_all_descendants();
+        self.config.exec.clean_up();
         // `session-end` tells the proxy it may stop the sandbox: every
         // checkpoint announced must be on the disk by then.
         if !self.checkpointer.wait_durable(DURABLE_WAIT) {
@@ -406,6 +416,7 @@ impl Session {
                         cancel: self.control.cancel.clone(),
                         exec: self.config.exec.clone(),
                         web: self.config.web.clone(),
+                        mode: self.mode,
                         images_supported: self.config.model.images,
                     };
                     Step::Done(tools::run(tool, id, &arguments, &ctx).await)

@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -11,8 +12,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-use super::{ToolContext, ToolOutput, elapsed_ms};
-use crate::protocol::events::{Event, OutputStream};
+use super::sandbox::{Policy, Sandbox};
+use super::{ToolContext, ToolOutput, elapsed_ms, procs};
+use crate::protocol::events::{Event, Mode, OutputStream};
 
 pub const DESCRIPTION: &str = "Run a bash command in the work dir. Returns its output and exit code. Use timeout_ms for long commands.";
 
@@ -72,7 +74,19 @@ pub struct ExecSettings {
     /// Whether to run the login profile scripts (once) for the environment.
     pub login_shell: bool,
     login_env: tokio::sync::OnceCell<Vec<(OsString, OsString)>>,
+    /// What the kernel can confine, and how commands start.
+    pub sandbox: Sandbox,
+    /// Folders no command may write in any mode (the state folder).
+    pub protected: Vec<PathBuf>,
+    /// A private temp folder for commands that may write nowhere else
+    /// (plan mode, or when the system's temp folder is above a protected
+    /// one); made on first use.
+    private_tmp: std::sync::OnceLock<Option<PathBuf>>,
 }
+
+/// Variables the agent uses for itself that a command has no business
+/// seeing.
+const INTERNAL_VARS: [&str; 1] = [crate::cli::hidden_env::SECRETS_FD_VAR];
 
 impl ExecSettings {
     pub fn new(
@@ -92,31 +106,113 @@ impl ExecSettings {
             secret_names,
             login_shell,
             login_env: tokio::sync::OnceCell::new(),
+            sandbox: Sandbox::disabled(),
+            protected: Vec::new(),
+            private_tmp: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Commands start through `sandbox`, and never write below `protected`.
+    pub fn confined(mut self, sandbox: Sandbox, protected: Vec<PathBuf>) -> Self {
+        self.sandbox = sandbox;
+        self.protected = protected;
+        self
+    }
+
+    /// What a command in `mode` may write; `None` runs it unconfined.
+    pub fn policy(&self, mode: Mode) -> Option<Policy> {
+        if !self.sandbox.enforces() {
+            return None;
+        }
+        match mode {
+            Mode::Plan => Some(Policy::ReadOnly {
+                writable: self.private_tmp().into_iter().collect(),
+            }),
+            Mode::Normal | Mode::Implement if self.protected.is_empty() => None,
+            Mode::Normal | Mode::Implement => Some(Policy::Protect {
+                protected: self.protected.clone(),
+            }),
+        }
+    }
+
+    /// `TMPDIR` for commands in `mode`, when the usual one is not writable
+    /// for them.
+    fn tmpdir(&self, mode: Mode) -> Option<PathBuf> {
+        if !self.sandbox.enforces() {
+            return None;
+        }
+        let system = std::env::temp_dir();
+        let blocked = self
+            .protected
+            .iter()
+            .any(|path| path.starts_with(&system) && *path != system);
+        (mode == Mode::Plan || blocked)
+            .then(|| self.private_tmp())
+            .flatten()
+    }
+
+    fn private_tmp(&self) -> Option<PathBuf> {
+        self.private_tmp
+            .get_or_init(|| {
+                use std::os::unix::fs::DirBuilderExt;
+                let base = std::env::temp_dir();
+                // A fresh name each time: a folder someone made in advance
+                // under the shared temp folder is never used.
+                for _ in 0..8 {
+                    let path = base.join(format!("agent-tmp-{:016x}", fastrand::u64(..)));
+                    if std::fs::DirBuilder::new().mode(0o700).create(&path).is_ok() {
+                        return path.canonicalize().ok();
+                    }
+                }
+                None
+            })
+            .clone()
+    }
+
+    /// Removes the private temp folder, at the end of the session.
+    pub fn clean_up(&self) {
+        if let Some(Some(path)) = self.private_tmp.get() {
+            let _ = std::fs::remove_dir_all(path);
         }
     }
 
     /// The environment commands run with: the user's login environment
     /// (PATH and what profile scripts set: nvm, pyenv, cargo), captured by
     /// one login shell per session, since a login shell per command costs
-    /// a hundred milliseconds and more. Secrets are scrubbed from it too.
-    async fn environment(&self, ctx: &ToolContext) -> &[(OsString, OsString)] {
+    /// a hundred milliseconds and more. Secrets are scrubbed from it too,
+    /// and their values join the mask. `None`: cancelled while capturing.
+    async fn environment(&self, ctx: &ToolContext) -> Option<&[(OsString, OsString)]> {
         if !self.login_shell {
-            return &self.base_env;
+            return Some(&self.base_env);
         }
-        self.login_env
-            .get_or_init(|| async {
-                match capture_login_env(&self.shell, &self.base_env, &ctx.work_dir).await {
-                    Ok(vars) => scrub(vars.into_iter(), &self.secret_names),
-                    Err(reason) => {
-                        ctx.events.emit(Event::warning(
-                            "login-env",
-                            format!("the login environment could not be captured ({reason}); commands run with the agent's own environment"),
-                        ));
-                        self.base_env.clone()
+        let capture = self.login_env.get_or_init(|| async {
+            let policy = self.policy(ctx.mode);
+            match capture_login_env(self, policy.as_ref(), &ctx.work_dir).await {
+                Ok(vars) => {
+                    let redactor = ctx.events.redactor();
+                    for (name, value) in &vars {
+                        let secret = name.to_str().is_some_and(|name| self.secret_names.is_match(name));
+                        if let (true, Some(value)) = (secret, value.to_str()) {
+                            redactor.add_exact(value);
+                        }
                     }
+                    scrub(vars.into_iter(), &self.secret_names)
                 }
-            })
-            .await
+                Err(reason) => {
+                    ctx.events.emit(Event::warning(
+                        "login-env",
+                        format!("the login environment could not be captured ({reason}); commands run with the agent's own environment"),
+                    ));
+                    self.base_env.clone()
+                }
+            }
+        });
+        tokio::select! {
+            vars = capture => Some(vars),
+            // The capture's own processes die with the tree kill of the
+            // cancel; its unfinished value is dropped, not cached.
+            () = ctx.cancel.cancelled() => None,
+        }
     }
 }
 
@@ -125,7 +221,7 @@ fn scrub(
     secret_names: &globset::GlobSet,
 ) -> Vec<(OsString, OsString)> {
     vars.filter(|(name, _)| match name.to_str() {
-        Some(name) => !secret_names.is_match(name),
+        Some(name) => !secret_names.is_match(name) && !INTERNAL_VARS.contains(&name),
         // A name that is not UTF-8 cannot be matched; keep nothing odd.
         None => false,
     })
@@ -135,39 +231,46 @@ fn scrub(
 /// Runs `bash -l` once and reads the environment its profile scripts made.
 /// The marker separates what a chatty profile prints from `env -0`.
 async fn capture_login_env(
-    shell: &str,
-    base_env: &[(OsString, OsString)],
+    settings: &ExecSettings,
+    policy: Option<&Policy>,
     work_dir: &std::path::Path,
 ) -> Result<Vec<(OsString, OsString)>, String> {
     use std::os::unix::ffi::OsStrExt;
-    let mut command = tokio::process::Command::new(shell);
+    let shell = settings.shell.as_str();
+    let mut command = settings.sandbox.command(
+        policy,
+        shell,
+        &["-l", "-c", "printf '\\0AGENT-LOGIN-ENV\\0'; exec env -0"],
+    );
     command
-        .args(["-l", "-c", "printf '\\0AGENT-LOGIN-ENV\\0'; exec env -0"])
         .current_dir(work_dir)
         .env_clear()
-        .envs(base_env.iter().map(|(k, v)| (k, v)))
+        .envs(settings.base_env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .process_group(0)
         .kill_on_drop(true);
     let child = command
         .spawn()
         .map_err(|err| format!("cannot start {shell}: {err}"))?;
-    let group = child
+    let root = child
         .id()
         .and_then(|id| rustix::process::Pid::from_raw(id as i32));
+    // Dropped on cancel or timeout: the profile's processes die with it.
+    let mut tree = TreeGuard(root);
     let output = match tokio::time::timeout(LOGIN_ENV_TIMEOUT, child.wait_with_output()).await {
         Ok(Ok(output)) => output,
         Ok(Err(err)) => return Err(err.to_string()),
         Err(_) => {
-            kill_group(group);
             return Err(format!(
                 "the profile scripts took more than {} s",
                 LOGIN_ENV_TIMEOUT.as_secs()
             ));
         }
     };
+    // A daemon the profile started (an ssh-agent) may live on; the end of
+    // the session takes care of it.
+    tree.0 = None;
     let start = output
         .stdout
         .windows(ENV_MARKER.len())
@@ -211,24 +314,37 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
         .map(Duration::from_millis)
         .unwrap_or(settings.default_timeout)
         .min(settings.max_timeout);
-    let env = settings.environment(ctx).await;
-    let mut command = tokio::process::Command::new(&settings.shell);
+    let Some(env) = settings.environment(ctx).await else {
+        return ToolOutput::fail("[cancelled before the command started]");
+    };
+    let policy = settings.policy(ctx.mode);
+    let mut command =
+        settings
+            .sandbox
+            .command(policy.as_ref(), &settings.shell, &["-c", &args.command]);
     command
-        .arg("-c")
-        .arg(&args.command)
         .current_dir(&ctx.work_dir)
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
         .kill_on_drop(true);
+    if let Some(tmp) = settings.tmpdir(ctx.mode) {
+        command.env("TMPDIR", tmp);
+    }
+    if ctx.mode == Mode::Plan {
+        // `git status` refreshes the index when it can; in plan mode it
+        // must not even try.
+        command.env("GIT_OPTIONAL_LOCKS", "0");
+    }
     let start = Instant::now();
     let mut child = match command.spawn() {
         Ok(child) => child,
         Err(err) => return ToolOutput::fail(format!("cannot start {}: {err}", settings.shell)),
     };
+    // The command leads its own process group (the trampoline's `setsid`,
+    // or `process_group(0)` without it).
     let group = child
         .id()
         .and_then(|id| rustix::process::Pid::from_raw(id as i32));
@@ -278,11 +394,11 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
             }
             () = &mut deadline, if ended.is_none() && exit.is_none() => {
                 ended = Some(Ended::TimedOut);
-                kill_group(group);
+                kill_tree(group);
             }
             () = ctx.cancel.cancelled(), if ended.is_none() && exit.is_none() => {
                 ended = Some(Ended::Cancelled);
-                kill_group(group);
+                kill_tree(group);
             }
             () = sleep_until(drain_until), if drain_until.is_some() => {
                 abandoned_pipes = true;
@@ -360,10 +476,18 @@ async fn sleep_until(at: Option<tokio::time::Instant>) {
     }
 }
 
-fn kill_group(group: Option<rustix::process::Pid>) {
-    if let Some(group) = group {
-        // ESRCH means it is gone already, which is what we wanted.
-        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+fn kill_tree(root: Option<rustix::process::Pid>) {
+    if let Some(root) = root {
+        procs::kill_tree(root);
+    }
+}
+
+/// Kills a process tree when dropped, unless disarmed.
+struct TreeGuard(Option<rustix::process::Pid>);
+
+impl Drop for TreeGuard {
+    fn drop(&mut self) {
+        kill_tree(self.0.take());
     }
 }
 

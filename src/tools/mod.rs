@@ -6,6 +6,8 @@ pub mod exec;
 pub mod files;
 pub mod interactive;
 pub mod paths;
+pub mod procs;
+pub mod sandbox;
 pub mod search;
 pub mod truncate;
 pub mod web;
@@ -161,6 +163,8 @@ pub struct ToolContext {
     pub cancel: CancellationToken,
     pub exec: Arc<exec::ExecSettings>,
     pub web: Arc<web::WebSettings>,
+    /// The session's mode when the tool runs: plan mode confines `exec`.
+    pub mode: Mode,
     /// Whether the model takes images (so `read_file` can return one).
     pub images_supported: bool,
 }

@@ -225,6 +225,9 @@ fn login_environment_is_captured_once_and_scrubbed() {
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .unwrap();
+    // Made in advance: commands (the profile's capture among them) cannot
+    // create entries right in HOME, which is above the state folder.
+    std::fs::write(home.join("profile-runs"), "").unwrap();
     std::fs::write(
         home.join(".bash_profile"),
         "echo chatty profile\nexport FROM_PROFILE=yes\nexport PATH=\"$HOME/bin:$PATH\"\necho run >> \"$HOME/profile-runs\"\nexport MY_DB_PASSWORD=leaked-by-profile-123\n",

@@ -1,0 +1,198 @@
+//! Keeps the token out of the agent's own environment block.
+//!
+//! Scrubbing a command's environment is not enough: a command can read
+//! its parent's environment block in `/proc/$PPID/environ`, which the
+//! kernel serves from the memory the process started with; nothing a
+//! process does to its variables afterwards changes it. So when the
+//! environment holds a secret variable, the agent re-executes itself
+//! (same PID, same arguments and streams) with those variables removed and
+//! their values in an anonymous memory file it inherits, reads them back,
+//! and closes the file before any command can start. The process is then
+//! marked non-dumpable, so a command of the same user cannot read its
+//! memory through `/proc` or `ptrace` either.
+
+use std::ffi::{OsStr, OsString};
+use std::io::{Read, Seek, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::CommandExt;
+use std::sync::OnceLock;
+
+/// Names the inherited memory file's descriptor in the re-executed image.
+pub const SECRETS_FD_VAR: &str = "AGENT_INTERNAL_SECRETS_FD";
+const MEMFD_NAME: &str = "agent-secrets";
+/// More than any set of tokens; a larger file is not ours.
+const MAX_SECRETS_BYTES: u64 = 1024 * 1024;
+
+type Vars = Vec<(OsString, OsString)>;
+
+/// The secret variables taken out of the environment block.
+static HIDDEN: OnceLock<Vec<(String, String)>> = OnceLock::new();
+
+/// Takes the secrets a previous image of this process passed on. Called
+/// first thing in `main`, before anything opens a file, so that the
+/// descriptor it closes is the one its previous image made.
+pub fn take_inherited() {
+    let vars = std::env::var(SECRETS_FD_VAR)
+        .ok()
+        .and_then(|fd| fd.parse::<i32>().ok())
+        .and_then(read_memfd)
+        .unwrap_or_default();
+    let _ = HIDDEN.set(vars);
+}
+
+/// Whether the environment block still holds none of the secret variables.
+pub fn environ_is_clean(secret_names: &globset::GlobSet) -> bool {
+    !std::env::vars_os().any(|(name, _)| is_secret(&name, secret_names))
+}
+
+/// A variable's value, from the hidden ones first.
+pub fn var(name: &str) -> Option<String> {
+    HIDDEN
+        .get()
+        .and_then(|vars| vars.iter().find(|(known, _)| known == name))
+        .map(|(_, value)| value.clone())
+        .or_else(|| std::env::var(name).ok())
+}
+
+/// The values of every secret variable, hidden or still in the environment.
+pub fn secret_values(secret_names: &globset::GlobSet) -> Vec<String> {
+    let hidden = HIDDEN.get().into_iter().flatten();
+    hidden
+        .filter(|(name, _)| secret_names.is_match(name))
+        .map(|(_, value)| value.clone())
+        .chain(
+            std::env::vars_os()
+                .filter(|(name, _)| is_secret(name, secret_names))
+                .filter_map(|(_, value)| value.into_string().ok()),
+        )
+        .collect()
+}
+
+fn is_secret(name: &OsStr, secret_names: &globset::GlobSet) -> bool {
+    name.to_str()
+        .is_some_and(|name| secret_names.is_match(name))
+}
+
+/// Re-executes this binary without the secret variables in its
+/// environment block. Returns only when that is impossible (no
+/// `/proc/self/exe`, no memfd), with the reason; on success this image is
+/// gone.
+pub fn reexec_without_secrets(secret_names: &globset::GlobSet) -> Result<(), String> {
+    let (secret, kept): (Vars, Vars) = std::env::vars_os()
+        .filter(|(name, _)| name != SECRETS_FD_VAR)
+        .partition(|(name, _)| is_secret(name, secret_names));
+    if secret.is_empty() {
+        return Ok(());
+    }
+    let exe = std::env::current_exe().map_err(|err| format!("cannot find this binary: {err}"))?;
+    let memfd = rustix::fs::memfd_create(MEMFD_NAME, rustix::fs::MemfdFlags::empty())
+        .map_err(|err| format!("memfd_create: {err}"))?;
+    let mut file = std::fs::File::from(memfd);
+    let mut bytes = Vec::new();
+    for (name, value) in HIDDEN.get().into_iter().flatten() {
+        push_pair(&mut bytes, name.as_bytes(), value.as_bytes());
+    }
+    for (name, value) in &secret {
+        push_pair(&mut bytes, name.as_bytes(), value.as_bytes());
+    }
+    file.write_all(&bytes)
+        .and_then(|()| file.rewind())
+        .map_err(|err| format!("cannot write the secrets file: {err}"))?;
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+    let mut args = std::env::args_os();
+    let arg0 = args.next().unwrap_or_else(|| exe.clone().into_os_string());
+    let err = std::process::Command::new(&exe)
+        .arg0(arg0)
+        .args(args)
+        .env_clear()
+        .envs(kept)
+        .env(SECRETS_FD_VAR, fd.to_string())
+        .exec();
+    Err(format!("cannot re-execute {}: {err}", exe.display()))
+}
+
+fn push_pair(bytes: &mut Vec<u8>, name: &[u8], value: &[u8]) {
+    bytes.extend_from_slice(name);
+    bytes.push(0);
+    bytes.extend_from_slice(value);
+    bytes.push(0);
+}
+
+/// Reads and closes the inherited memory file, if `fd` really is one made
+/// by [`reexec_without_secrets`]: a stray variable naming another
+/// descriptor (stdin, say) is ignored.
+fn read_memfd(fd: i32) -> Option<Vec<(String, String)>> {
+    if fd < 3 {
+        return None;
+    }
+    let link = std::fs::read_link(format!("/proc/self/fd/{fd}")).ok()?;
+    if link.as_os_str().as_bytes() != format!("/memfd:{MEMFD_NAME} (deleted)").as_bytes() {
+        return None;
+    }
+    let mut file = std::fs::File::from(take_fd(fd));
+    let mut bytes = Vec::new();
+    (&mut file)
+        .take(MAX_SECRETS_BYTES)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    // `file` is dropped here: the descriptor is closed before any command
+    // could inherit it.
+    let mut fields = bytes.split(|byte| *byte == 0);
+    let mut vars = Vec::new();
+    while let (Some(name), Some(value)) = (fields.next(), fields.next()) {
+        if name.is_empty() {
+            break;
+        }
+        if let (Ok(name), Ok(value)) = (std::str::from_utf8(name), std::str::from_utf8(value)) {
+            vars.push((name.to_owned(), value.to_owned()));
+        }
+    }
+    Some(vars)
+}
+
+/// Takes ownership of the descriptor the previous image of this process
+/// left open for this one.
+#[allow(unsafe_code)]
+fn take_fd(fd: i32) -> std::os::fd::OwnedFd {
+    use std::os::fd::FromRawFd;
+    // SAFETY: `fd` is open (its /proc link was just read) and is the memfd
+    // this process's previous image created without close-on-exec and
+    // passed on by number. Nothing in this image has taken it: this runs
+    // first in `main`, before any other code of ours opens or owns a
+    // descriptor, and the standard library owns only 0 to 2, which
+    // `read_memfd` refuses.
+    unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }
+}
+
+/// Marks the process non-dumpable: its memory and `/proc` files are closed
+/// to processes of the same user (commands), and it leaves no core dump.
+pub fn forbid_dumps() -> bool {
+    rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_round_trip_through_the_byte_format() {
+        let mut bytes = Vec::new();
+        push_pair(&mut bytes, b"AGENT_API_KEY", b"tok=en\nwith lines");
+        push_pair(&mut bytes, b"X", b"");
+        let mut fields = bytes.split(|byte| *byte == 0);
+        assert_eq!(fields.next(), Some(b"AGENT_API_KEY".as_slice()));
+        assert_eq!(fields.next(), Some(b"tok=en\nwith lines".as_slice()));
+        assert_eq!(fields.next(), Some(b"X".as_slice()));
+        assert_eq!(fields.next(), Some(b"".as_slice()));
+    }
+
+    #[test]
+    fn a_stray_descriptor_number_is_not_taken() {
+        assert!(read_memfd(0).is_none());
+        assert!(read_memfd(1).is_none());
+        // Open, but not our memfd.
+        let file = std::fs::File::open("/dev/null").unwrap();
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+        assert!(read_memfd(fd).is_none());
+    }
+}

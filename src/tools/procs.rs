@@ -1,0 +1,203 @@
+//! Finding and killing every process a command started.
+//!
+//! A command's process group is not enough: `setsid`, `nohup ... &` and
+//! double forks leave it. The agent is a child subreaper
+//! (`PR_SET_CHILD_SUBREAPER`), so whatever its commands leave behind is
+//! re-parented to the agent instead of to init, and stays findable in
+//! `/proc` as a descendant. Killing a tree first stops every process in it
+//! (a stopped process cannot fork), looks again until nothing new shows up,
+//! then kills them all, so a fork racing the kill does not escape.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal};
+
+/// How long a tree kill may keep finding new processes before it gives up
+/// on the ones it could not stop (a fork bomb faster than the scan).
+const KILL_DEADLINE: Duration = Duration::from_millis(1500);
+
+/// Makes this process the reaper of its orphaned descendants.
+pub fn become_subreaper() -> bool {
+    rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok()
+}
+
+/// Kills `root`'s process group, `root` and all its descendants.
+pub fn kill_tree(root: Pid) {
+    let _ = rustix::process::kill_process_group(root, Signal::KILL);
+    kill_below(root, true);
+}
+
+/// Kills every descendant of this process: the end of a session leaves
+/// nothing running. Returns how many were killed.
+pub fn kill_all_descendants() -> usize {
+    kill_below(rustix::process::getpid(), false)
+}
+
+/// Waits for the zombies among this process's children that nobody else
+/// waits for: orphans re-parented here. Called between commands, when
+/// the tokio-managed children have all been waited for.
+pub fn reap_orphans() {
+    let me = rustix::process::getpid().as_raw_nonzero().get();
+    let Some(table) = ProcessTable::read() else {
+        return;
+    };
+    for (pid, info) in &table.processes {
+        if info.parent == me
+            && info.zombie
+            && let Some(pid) = Pid::from_raw(*pid)
+        {
+            let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::NOHANG);
+        }
+    }
+}
+
+fn kill_below(root: Pid, include_root: bool) -> usize {
+    let root_raw = root.as_raw_nonzero().get();
+    let started = Instant::now();
+    let mut stopped: HashSet<i32> = HashSet::new();
+    if include_root {
+        let _ = rustix::process::kill_process(root, Signal::STOP);
+        stopped.insert(root_raw);
+    }
+    // Stop everything below, again and again, until a scan finds no live
+    // process that is not stopped yet.
+    while let Some(table) = ProcessTable::read() {
+        let mut tops: Vec<i32> = vec![root_raw];
+        // Processes already stopped whose parent died (killed by someone
+        // else) were re-parented to us: their children still count.
+        tops.extend(stopped.iter().copied());
+        let found: Vec<i32> = table
+            .descendants(&tops)
+            .into_iter()
+            .filter(|pid| !stopped.contains(pid))
+            .collect();
+        if found.is_empty() || started.elapsed() > KILL_DEADLINE {
+            break;
+        }
+        for pid in found {
+            if let Some(process) = Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(process, Signal::STOP);
+            }
+            stopped.insert(pid);
+        }
+    }
+    let mut killed = 0;
+    for pid in &stopped {
+        if *pid == root_raw && !include_root {
+            continue;
+        }
+        if let Some(process) = Pid::from_raw(*pid)
+            && rustix::process::kill_process(process, Signal::KILL).is_ok()
+        {
+            killed += 1;
+        }
+    }
+    killed
+}
+
+struct ProcInfo {
+    parent: i32,
+    zombie: bool,
+}
+
+struct ProcessTable {
+    processes: HashMap<i32, ProcInfo>,
+}
+
+impl ProcessTable {
+    /// `None` without `/proc` (a chroot): only process groups can be killed.
+    fn read() -> Option<ProcessTable> {
+        let entries = std::fs::read_dir("/proc").ok()?;
+        let mut processes = HashMap::new();
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|name| name.parse::<i32>().ok())
+            else {
+                continue;
+            };
+            // Gone between the listing and the read: not ours to kill.
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            if let Some(info) = parse_stat(&stat) {
+                processes.insert(pid, info);
+            }
+        }
+        Some(ProcessTable { processes })
+    }
+
+    /// Live (not zombie) processes below any of `tops`.
+    fn descendants(&self, tops: &[i32]) -> Vec<i32> {
+        let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
+        for (pid, info) in &self.processes {
+            children.entry(info.parent).or_default().push(*pid);
+        }
+        let mut seen: HashSet<i32> = HashSet::new();
+        let mut queue: Vec<i32> = tops.to_vec();
+        let mut found = Vec::new();
+        while let Some(pid) = queue.pop() {
+            for child in children.get(&pid).into_iter().flatten() {
+                if seen.insert(*child) {
+                    queue.push(*child);
+                    if self.processes.get(child).is_some_and(|info| !info.zombie) {
+                        found.push(*child);
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+/// `/proc/PID/stat`: `pid (comm) state ppid ...`; the name may hold
+/// spaces and parentheses, so the fields are read after the last `)`.
+fn parse_stat(stat: &str) -> Option<ProcInfo> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_ascii_whitespace();
+    let state = fields.next()?;
+    let parent = fields.next()?.parse().ok()?;
+    Some(ProcInfo {
+        parent,
+        zombie: state == "Z" || state == "X",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_lines_with_odd_names_parse() {
+        let info = parse_stat("42 (a (b) c) S 7 42 42 0 -1").unwrap();
+        assert_eq!(info.parent, 7);
+        assert!(!info.zombie);
+        assert!(parse_stat("43 (x) Z 1 0").unwrap().zombie);
+        assert!(parse_stat("garbage").is_none());
+    }
+
+    #[test]
+    fn descendants_follow_the_tree() {
+        let mut processes = HashMap::new();
+        for (pid, parent, zombie) in [(2, 1, false), (3, 2, false), (4, 3, true), (5, 4, false)] {
+            processes.insert(pid, ProcInfo { parent, zombie });
+        }
+        processes.insert(
+            9,
+            ProcInfo {
+                parent: 8,
+                zombie: false,
+            },
+        );
+        let table = ProcessTable { processes };
+        let mut found = table.descendants(&[1]);
+        found.sort();
+        assert_eq!(
+            found,
+            vec![2, 3, 5],
+            "zombies are not live, their children are"
+        );
+    }
+}
