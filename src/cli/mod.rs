@@ -541,7 +541,19 @@ async fn run(prepared: Prepared) -> u8 {
     let (line_sender, lines) = tokio::sync::mpsc::unbounded_channel();
     reader::spawn_stdin_reader(line_sender.clone());
     let socket = prepared.session_dir.control_socket();
-    if let Err(err) = reader::spawn_socket_reader(&socket, line_sender) {
+    let admit = |stream: &std::os::unix::net::UnixStream| {
+        let peer = rustix::net::sockopt::socket_peercred(stream);
+        let admitted = peer
+            .as_ref()
+            .is_ok_and(|peer| tools::procs::outside_our_tree(peer.pid.as_raw_nonzero().get()));
+        if !admitted {
+            crate::diag!(
+                "agent: refused a control-socket connection from a process this session started ({peer:?})"
+            );
+        }
+        admitted
+    };
+    if let Err(err) = reader::spawn_socket_reader(&socket, line_sender, admit) {
         crate::diag!("agent: warning: no control socket, attach cannot send commands: {err}");
     }
     let dispatcher = tokio::spawn(control::dispatch_commands(

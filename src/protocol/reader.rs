@@ -41,9 +41,14 @@ pub fn spawn_stdin_reader(sender: mpsc::UnboundedSender<StdinLine>) {
 /// Serves the session's control socket: each connection's lines are
 /// commands, exactly as if they came on stdin (`agent attach` forwards its
 /// own stdin here). The socket is 0600 inside the 0700 session folder.
+///
+/// `admit` sees each connection first: a connection it refuses is closed
+/// unread (the agent refuses its own commands' processes, which must not
+/// answer their own approval requests).
 pub fn spawn_socket_reader(
     path: &std::path::Path,
     sender: mpsc::UnboundedSender<StdinLine>,
+    admit: impl Fn(&std::os::unix::net::UnixStream) -> bool + Send + 'static,
 ) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let _ = std::fs::remove_file(path);
@@ -54,6 +59,9 @@ pub fn spawn_socket_reader(
         .spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { continue };
+                if !admit(&stream) {
+                    continue;
+                }
                 let sender = sender.clone();
                 let _ = std::thread::Builder::new()
                     .name("control-connection".into())

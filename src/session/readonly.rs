@@ -1,159 +1,503 @@
-//! Decides whether a shell command line can only read. Used in plan mode,
-//! where nothing may change the work dir. It errs on the side of "no": a
-//! command it cannot prove harmless is refused, and the model is told to
-//! use the read-only tools instead.
+//! Decides whether a shell command line can only read: the agent's own
+//! check of plan-mode `exec`, in front of the kernel's (Landlock, see
+//! `tools::sandbox`), and the only one where the kernel has none. It errs
+//! on the side of "no": a command it cannot prove harmless is refused, and
+//! the model is told to use the read-only tools instead.
 //!
-//! A line is read-only when it has no output redirection (other than to
-//! `/dev/null` or `2>&1`), no command or process substitution, no
-//! background `&`, no variable assignment, and every command of every
-//! `|`, `&&`, `||`, `;` segment is on the list below with arguments that do
-//! not write.
+//! The line is read the way the shell reads it (quotes, escapes,
+//! operators), then every simple command must be a program on the list
+//! below, with no option that writes or runs something. Options are judged
+//! as the programs parse them: `-oFILE` and `-ro FILE` (short options in a
+//! cluster), `--output=FILE` and its abbreviations `--o=FILE`, `--out FILE`
+//! (GNU and git accept any unambiguous prefix), anywhere on the line (GNU
+//! tools permute options and operands). A word the shell would still
+//! expand (`$X`, `*`, `{a,b}`, `~`) could become such an option, so a
+//! program that has one gets none.
+//!
+//! Refused outright: redirections other than to `/dev/null` or between
+//! descriptors, here-documents, command and process substitution, `&`,
+//! subshells, variable assignments, and programs named by a path.
 
-/// Programs that only read, whatever their arguments (beyond the checks in
-/// [`segment_is_read_only`]).
-const READ_ONLY_PROGRAMS: &[&str] = &[
-    "ls",
-    "cat",
-    "head",
-    "tail",
-    "wc",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "tree",
-    "pwd",
-    "echo",
-    "printf",
-    "stat",
-    "file",
-    "du",
-    "df",
-    "which",
-    "whereis",
-    "basename",
-    "dirname",
-    "realpath",
-    "readlink",
-    "cut",
-    "tr",
-    "diff",
-    "cmp",
-    "comm",
-    "nl",
-    "od",
-    "hexdump",
-    "true",
-    "false",
-    "date",
-    "id",
-    "whoami",
-    "uname",
-    "jq",
-    "sha256sum",
-    "sha1sum",
-    "md5sum",
-    "column",
-    "fold",
-    "rev",
-    "seq",
-    "test",
-    "[",
-];
-
-/// `find` actions that write or run something.
-const FIND_WRITES: &[&str] = &[
-    "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls",
-];
-
-/// Git subcommands that only read (some only without arguments).
-const GIT_READ_ONLY: &[&str] = &[
-    "status",
-    "log",
-    "diff",
-    "show",
-    "ls-files",
-    "ls-tree",
-    "rev-parse",
-    "blame",
-    "grep",
-    "describe",
-    "shortlog",
-    "cat-file",
-    "rev-list",
-    "whatchanged",
-];
-
-pub fn is_read_only(command: &str) -> bool {
-    let cleaned = command
-        .replace("2>&1", " ")
-        .replace("2>/dev/null", " ")
-        .replace(">/dev/null", " ")
-        .replace("> /dev/null", " ");
-    if ["`", "$(", "<(", ">(", ">", "<<"]
-        .iter()
-        .any(|bad| cleaned.contains(bad))
-    {
-        return false;
-    }
-    let mut segments = vec![cleaned.as_str()];
-    for separator in ["&&", "||", ";", "|", "\n"] {
-        segments = segments
-            .into_iter()
-            .flat_map(|segment| segment.split(separator))
-            .collect();
-    }
-    // What is left of `&` is a lone ampersand: a background job.
-    if segments.iter().any(|segment| segment.contains('&')) {
-        return false;
-    }
-    segments
-        .iter()
-        .filter(|segment| !segment.trim().is_empty())
-        .all(|segment| segment_is_read_only(segment))
+/// A program the check knows, and which of its options write or run.
+struct Program {
+    name: &'static str,
+    /// Short options that write or run something.
+    short_writes: &'static str,
+    /// Short options that take the next characters or word as their value.
+    short_value: &'static str,
+    /// Long options that write or run something (matched by prefix too).
+    long_writes: &'static [&'static str],
+    /// Single-dash words that write or run (`find -delete`).
+    word_writes: &'static [&'static str],
+    /// More operands than this name an output file (`uniq IN OUT`).
+    max_operands: Option<usize>,
 }
 
-fn segment_is_read_only(segment: &str) -> bool {
-    let Some(words) = shlex::split(segment) else {
+impl Program {
+    const fn reads(name: &'static str) -> Program {
+        Program {
+            name,
+            short_writes: "",
+            short_value: "",
+            long_writes: &[],
+            word_writes: &[],
+            max_operands: None,
+        }
+    }
+
+    /// Whether some option of it writes: then words the shell would still
+    /// expand are refused.
+    fn has_writing_options(&self) -> bool {
+        !self.short_writes.is_empty()
+            || !self.long_writes.is_empty()
+            || !self.word_writes.is_empty()
+            || self.max_operands.is_some()
+    }
+}
+
+const PROGRAMS: &[Program] = &[
+    Program::reads("ls"),
+    Program::reads("cat"),
+    Program::reads("head"),
+    Program::reads("tail"),
+    Program::reads("wc"),
+    Program::reads("grep"),
+    Program::reads("egrep"),
+    Program::reads("fgrep"),
+    Program::reads("pwd"),
+    Program::reads("echo"),
+    Program::reads("printf"),
+    Program::reads("stat"),
+    Program::reads("du"),
+    Program::reads("df"),
+    Program::reads("which"),
+    Program::reads("whereis"),
+    Program::reads("basename"),
+    Program::reads("dirname"),
+    Program::reads("realpath"),
+    Program::reads("readlink"),
+    Program::reads("cut"),
+    Program::reads("tr"),
+    Program::reads("diff"),
+    Program::reads("cmp"),
+    Program::reads("comm"),
+    Program::reads("nl"),
+    Program::reads("od"),
+    Program::reads("hexdump"),
+    Program::reads("true"),
+    Program::reads("false"),
+    Program::reads("id"),
+    Program::reads("whoami"),
+    Program::reads("uname"),
+    Program::reads("jq"),
+    Program::reads("sha256sum"),
+    Program::reads("sha1sum"),
+    Program::reads("md5sum"),
+    Program::reads("column"),
+    Program::reads("fold"),
+    Program::reads("rev"),
+    Program::reads("seq"),
+    Program::reads("test"),
+    Program::reads("["),
+    Program {
+        short_writes: "s",
+        long_writes: &["set"],
+        ..Program::reads("date")
+    },
+    Program {
+        long_writes: &["pre", "pre-glob", "hostname-bin"],
+        ..Program::reads("rg")
+    },
+    Program {
+        // `-o FILE` writes the listing; `-R` reruns tree with `-o
+        // 00Tree.html` in every folder.
+        short_writes: "oR",
+        short_value: "LPIHTo",
+        long_writes: &["output"],
+        ..Program::reads("tree")
+    },
+    Program {
+        // `-C` compiles a magic file next to it.
+        short_writes: "C",
+        short_value: "mfFeP",
+        long_writes: &["compile"],
+        ..Program::reads("file")
+    },
+    Program {
+        short_writes: "oT",
+        short_value: "kStoT",
+        long_writes: &["output", "compress-program", "temporary-directory"],
+        ..Program::reads("sort")
+    },
+    Program {
+        short_value: "fsw",
+        max_operands: Some(1),
+        ..Program::reads("uniq")
+    },
+    Program {
+        short_writes: "r",
+        short_value: "cglosn",
+        max_operands: Some(1),
+        ..Program::reads("xxd")
+    },
+    Program {
+        word_writes: &[
+            "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf",
+            "-fls",
+        ],
+        ..Program::reads("find")
+    },
+];
+
+/// Options git takes before its subcommand that change nothing: every
+/// other one (`-c`, `-C`, `--git-dir`, `--work-tree`, `--exec-path`,
+/// `--config-env`, `-p`, ...) can point git at a configuration, a pager
+/// or a program of someone's choosing.
+const GIT_GLOBAL_HARMLESS: &[&str] = &[
+    "--no-pager",
+    "-P",
+    "--no-optional-locks",
+    "--no-replace-objects",
+    "--literal-pathspecs",
+    "--noglob-pathspecs",
+    "--icase-pathspecs",
+];
+
+/// Git subcommands that only read (some only without arguments), and
+/// their options that write or run something.
+const GIT_READ_ONLY: &[Program] = &[
+    Program::reads("status"),
+    Program {
+        long_writes: &["output", "ext-diff"],
+        ..Program::reads("log")
+    },
+    Program {
+        long_writes: &["output", "ext-diff"],
+        ..Program::reads("diff")
+    },
+    Program {
+        long_writes: &["output", "ext-diff"],
+        ..Program::reads("show")
+    },
+    Program {
+        long_writes: &["output", "ext-diff"],
+        ..Program::reads("whatchanged")
+    },
+    Program {
+        // `-O CMD` opens the matching files with CMD.
+        short_writes: "O",
+        short_value: "eEfABCm",
+        long_writes: &["open-files-in-pager"],
+        ..Program::reads("grep")
+    },
+    Program::reads("ls-files"),
+    Program::reads("ls-tree"),
+    Program::reads("rev-parse"),
+    Program::reads("blame"),
+    Program::reads("describe"),
+    Program::reads("shortlog"),
+    Program::reads("cat-file"),
+    Program::reads("rev-list"),
+];
+
+/// One word of a simple command, after quote removal.
+#[derive(Debug)]
+struct Word {
+    text: String,
+    /// The shell would still expand it (`$`, globs, braces, `~`): what
+    /// the program sees is not `text`.
+    expands: bool,
+}
+
+pub fn is_read_only(command: &str) -> bool {
+    let Some(commands) = lex(command) else {
         return false;
     };
+    commands
+        .iter()
+        .filter(|words| !words.is_empty())
+        .all(|words| simple_command_reads(words))
+}
+
+/// Splits a line into simple commands (at `;`, `&&`, `||`, `|` and new
+/// lines) of words. `None` for anything that is refused whatever the
+/// programs: see the module comment.
+fn lex(line: &str) -> Option<Vec<Vec<Word>>> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut commands: Vec<Vec<Word>> = vec![Vec::new()];
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut expands = false;
+    let mut i = 0;
+    let finish_word = |commands: &mut Vec<Vec<Word>>,
+                       word: &mut String,
+                       in_word: &mut bool,
+                       expands: &mut bool| {
+        if *in_word {
+            if let Some(current) = commands.last_mut() {
+                current.push(Word {
+                    text: std::mem::take(word),
+                    expands: *expands,
+                });
+            }
+        }
+        *in_word = false;
+        *expands = false;
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\'' => {
+                in_word = true;
+                let end = chars[i + 1..].iter().position(|&q| q == '\'')? + i + 1;
+                word.extend(&chars[i + 1..end]);
+                i = end + 1;
+                continue;
+            }
+            '"' => {
+                in_word = true;
+                i += 1;
+                loop {
+                    let q = *chars.get(i)?;
+                    match q {
+                        '"' => break,
+                        '`' => return None,
+                        '$' => {
+                            if chars.get(i + 1) == Some(&'(') {
+                                return None;
+                            }
+                            expands = true;
+                            word.push('$');
+                        }
+                        '\\' => {
+                            let next = *chars.get(i + 1)?;
+                            if matches!(next, '$' | '`' | '"' | '\\' | '\n') {
+                                if next != '\n' {
+                                    word.push(next);
+                                }
+                                i += 1;
+                            } else {
+                                word.push('\\');
+                            }
+                        }
+                        other => word.push(other),
+                    }
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            '\\' => {
+                let next = *chars.get(i + 1)?;
+                if next != '\n' {
+                    in_word = true;
+                    word.push(next);
+                }
+                i += 2;
+                continue;
+            }
+            '`' => return None,
+            '$' => {
+                if chars.get(i + 1) == Some(&'(') {
+                    return None;
+                }
+                in_word = true;
+                expands = true;
+                word.push('$');
+            }
+            '*' | '?' | '[' | '{' => {
+                in_word = true;
+                expands = true;
+                word.push(c);
+            }
+            '~' if !in_word => {
+                in_word = true;
+                expands = true;
+                word.push(c);
+            }
+            '#' if !in_word => break,
+            '(' | ')' => return None,
+            ' ' | '\t' => finish_word(&mut commands, &mut word, &mut in_word, &mut expands),
+            ';' | '\n' => {
+                finish_word(&mut commands, &mut word, &mut in_word, &mut expands);
+                commands.push(Vec::new());
+            }
+            '|' => {
+                finish_word(&mut commands, &mut word, &mut in_word, &mut expands);
+                match chars.get(i + 1) {
+                    Some('|') => i += 1,
+                    // `|&` also pipes stderr: fine, but rare enough to refuse.
+                    Some('&') => return None,
+                    _ => {}
+                }
+                commands.push(Vec::new());
+            }
+            '&' => {
+                if chars.get(i + 1) == Some(&'&') {
+                    finish_word(&mut commands, &mut word, &mut in_word, &mut expands);
+                    commands.push(Vec::new());
+                    i += 2;
+                    continue;
+                }
+                // `&>` writes; a lone `&` is a background job.
+                return None;
+            }
+            '>' | '<' => {
+                // A descriptor number right before it belongs to it (`2>`).
+                let fd_prefix = in_word && !expands && word.chars().all(|d| d.is_ascii_digit());
+                if fd_prefix {
+                    word.clear();
+                    in_word = false;
+                } else {
+                    finish_word(&mut commands, &mut word, &mut in_word, &mut expands);
+                }
+                i = redirection(&chars, i)?;
+                continue;
+            }
+            other => {
+                in_word = true;
+                word.push(other);
+            }
+        }
+        i += 1;
+    }
+    finish_word(&mut commands, &mut word, &mut in_word, &mut expands);
+    Some(commands)
+}
+
+/// Checks the redirection starting at `chars[at]` (`>` or `<`) and returns
+/// where the line goes on after its target; `None` if it may write.
+fn redirection(chars: &[char], at: usize) -> Option<usize> {
+    let mut i = at;
+    let input = chars[i] == '<';
+    i += 1;
+    match chars.get(i) {
+        // Here-documents and here-strings, `<>` (opens for writing), `<(`.
+        Some('<') | Some('(') if input => return None,
+        Some('>') if input => return None,
+        Some('(') => return None,
+        Some('>') | Some('|') => i += 1,
+        _ => {}
+    }
+    if chars.get(i) == Some(&'&') {
+        // Between descriptors (`2>&1`, `>&2`, `<&0`, `>&-`).
+        i += 1;
+        let start = i;
+        while chars
+            .get(i)
+            .is_some_and(|c| c.is_ascii_digit() || *c == '-')
+        {
+            i += 1;
+        }
+        let ends = chars.get(i).is_none_or(|c| " \t\n;|&".contains(*c));
+        return (i > start && ends).then_some(i);
+    }
+    while chars.get(i).is_some_and(|c| *c == ' ' || *c == '\t') {
+        i += 1;
+    }
+    let start = i;
+    while chars.get(i).is_some_and(|c| !" \t\n;|&<>()".contains(*c)) {
+        i += 1;
+    }
+    let target: String = chars[start..i].iter().collect();
+    if target.is_empty() {
+        return None;
+    }
+    if input {
+        // Reading a file is fine, unless its name is still to be expanded.
+        return (!target.contains(['$', '`', '\'', '"', '\\'])).then_some(i);
+    }
+    (target == "/dev/null").then_some(i)
+}
+
+fn simple_command_reads(words: &[Word]) -> bool {
     let Some((program, args)) = words.split_first() else {
         return true;
     };
-    if program.contains('=') || program.contains('/') {
+    if program.expands || program.text.contains('=') || program.text.contains('/') {
         return false;
     }
-    let positional = || args.iter().filter(|arg| !arg.starts_with('-')).count();
-    match program.as_str() {
-        "find" => !args.iter().any(|arg| FIND_WRITES.contains(&arg.as_str())),
-        "sort" => !args
-            .iter()
-            .any(|arg| arg == "-o" || arg.starts_with("--output")),
-        // `uniq IN OUT` and `xxd IN OUT` write OUT.
-        "uniq" => positional() <= 1,
-        "xxd" => !args.iter().any(|arg| arg == "-r") && positional() <= 1,
-        "git" => git_is_read_only(args),
-        name => READ_ONLY_PROGRAMS.contains(&name),
+    if program.text == "git" {
+        return git_reads(args);
+    }
+    match PROGRAMS.iter().find(|known| known.name == program.text) {
+        Some(known) => options_read(known, args),
+        None => false,
     }
 }
 
-fn git_is_read_only(args: &[String]) -> bool {
-    // Options before the subcommand (`-C dir`, `--no-pager`) are allowed;
-    // `-c key=value` could set an alias or a pager that runs anything.
+/// Whether no argument is an option of `program` that writes or runs.
+fn options_read(program: &Program, args: &[Word]) -> bool {
+    if program.has_writing_options() && args.iter().any(|arg| arg.expands) {
+        return false;
+    }
+    let mut operands = 0;
+    let mut options_over = false;
+    let mut takes_value = false;
+    for arg in args {
+        let text = arg.text.as_str();
+        if takes_value {
+            takes_value = false;
+            continue;
+        }
+        if options_over || text == "-" || !text.starts_with('-') {
+            operands += 1;
+            continue;
+        }
+        if text == "--" {
+            options_over = true;
+            continue;
+        }
+        if program.word_writes.contains(&text) {
+            return false;
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            let name = long.split('=').next().unwrap_or(long);
+            if program
+                .long_writes
+                .iter()
+                .any(|writes| writes.starts_with(name))
+            {
+                return false;
+            }
+            continue;
+        }
+        // A cluster of short options: each letter an option, until one
+        // that takes a value, which is the rest (or the next word).
+        if !program.word_writes.is_empty() {
+            // `find`'s single-dash words are whole names, not clusters.
+            continue;
+        }
+        for (index, letter) in text.char_indices().skip(1) {
+            if program.short_writes.contains(letter) {
+                return false;
+            }
+            if program.short_value.contains(letter) {
+                takes_value = index + letter.len_utf8() == text.len();
+                break;
+            }
+        }
+    }
+    program.max_operands.is_none_or(|max| operands <= max)
+}
+
+fn git_reads(args: &[Word]) -> bool {
     let mut rest = args.iter();
     let subcommand = loop {
         match rest.next() {
-            Some(arg) if arg == "-c" => return false,
-            Some(arg) if arg == "-C" => {
-                rest.next();
-            }
-            Some(arg) if arg.starts_with('-') => {}
-            Some(arg) => break arg.as_str(),
+            Some(arg) if arg.expands => return false,
+            Some(arg) if GIT_GLOBAL_HARMLESS.contains(&arg.text.as_str()) => {}
+            Some(arg) if arg.text.starts_with('-') => return false,
+            Some(arg) => break arg.text.as_str(),
             None => return true,
         }
     };
-    let rest: Vec<&String> = rest.collect();
-    let only_flags = |allowed: &[&str]| rest.iter().all(|arg| allowed.contains(&arg.as_str()));
+    let rest: Vec<&Word> = rest.collect();
+    if rest.iter().any(|arg| arg.expands) {
+        return false;
+    }
+    let only_flags = |allowed: &[&str]| rest.iter().all(|arg| allowed.contains(&arg.text.as_str()));
+    let first = rest.first().map(|arg| arg.text.as_str());
     match subcommand {
         "branch" => only_flags(&[
             "-a",
@@ -167,14 +511,21 @@ fn git_is_read_only(args: &[String]) -> bool {
         ]),
         "tag" => only_flags(&["-l", "--list"]),
         "remote" => only_flags(&["-v", "--verbose"]),
-        "config" => rest
-            .first()
-            .is_some_and(|arg| ["--get", "--list", "-l", "--get-all"].contains(&arg.as_str())),
-        "stash" => rest
-            .first()
-            .is_some_and(|arg| *arg == "list" || *arg == "show"),
-        "diff" | "log" | "show" => !rest.iter().any(|arg| arg.starts_with("--output")),
-        name => GIT_READ_ONLY.contains(&name),
+        "config" => first.is_some_and(|arg| ["--get", "--list", "-l", "--get-all"].contains(&arg)),
+        "stash" => first.is_some_and(|arg| arg == "list" || arg == "show"),
+        name => match GIT_READ_ONLY.iter().find(|known| known.name == name) {
+            Some(known) => {
+                let owned: Vec<Word> = rest
+                    .iter()
+                    .map(|arg| Word {
+                        text: arg.text.clone(),
+                        expands: false,
+                    })
+                    .collect();
+                options_read(known, &owned)
+            }
+            None => false,
+        },
     }
 }
 
@@ -186,15 +537,25 @@ mod tests {
     fn reading_commands_pass() {
         for command in [
             "ls -la",
+            "ls *.rs",
             "cat src/main.rs | head -20",
             "grep -rn 'fn main' src && wc -l src/*.rs",
             "find . -name '*.rs' -type f",
             "git status; git log --oneline -5",
             "git diff HEAD~1 -- src",
-            "git -C sub branch -a",
+            "git --no-pager log -p -- README.md",
             "rg TODO 2>/dev/null",
+            "rg TODO >/dev/null 2>&1",
             "sort names.txt | uniq -c",
-            "echo hello",
+            "sort -k2 -t, data.csv",
+            "sort -rn -k 3 data.csv",
+            "xxd -l 64 file.bin",
+            "tree -L 2 src",
+            "file README.md",
+            "echo hello # a comment > file",
+            "cat < input.txt",
+            "grep -c x a.txt || echo none",
+            "echo \"a;b\" 'c|d'",
         ] {
             assert!(is_read_only(command), "{command}");
         }
@@ -204,29 +565,81 @@ mod tests {
     fn writing_or_unknown_commands_fail() {
         for command in [
             "echo x > file",
+            "echo x >file",
             "cat a >> b",
+            "echo x >| file",
+            "echo x &> file",
+            "echo x 2> err.log",
+            "cat <> file",
             "rm -rf build",
             "touch x",
             "ls; rm x",
             "ls && mv a b",
             "find . -delete",
             "find . -exec rm {} \\;",
+            "find . -fprint out",
+            "find . -name x -fprintf out %p",
             "git commit -am x",
             "git checkout main",
             "git branch new-branch",
             "git -c core.pager=evil log",
+            "git -C /tmp log",
+            "git --git-dir=/x/.git log",
+            "git --work-tree=/x status",
+            "git --exec-path=/x log",
+            "git -p log",
+            "git --paginate log",
+            "git log --output=F",
+            "git log --out=F",
+            "git diff --output F",
+            "git show --ext-diff",
+            "git grep -O'touch pwned' x",
+            "git grep -Otouch x",
+            "git grep --open-files-in-pager=touch x",
+            "git grep --open x",
             "sort -o out in",
+            "sort -oFILE in",
+            "sort -ro out in",
+            "sort --o=FILE in",
+            "sort --out FILE in",
+            "sort --output=FILE in",
+            "sort --compress-program=sh in",
+            "sort in -o out",
+            "sort $OPTS in",
+            "sort *",
+            "sort {-o,out} in",
+            "sort -\\o out in",
+            "sort '-o' out in",
+            "sort -''o out in",
+            "rg --pre sh x",
+            "rg --pre=./evil x",
+            "rg --hostname-bin=./evil x",
+            "tree -o FILE",
+            "tree -aoFILE",
+            "tree -R -H . ",
+            "file -C -m magic",
+            "file --compile",
+            "xxd IN OUT",
+            "xxd -r dump",
             "uniq in out",
+            "date -s 2020-01-01",
             "echo $(rm x)",
+            "echo \"$(rm x)\"",
             "echo `rm x`",
+            "diff <(ls) b",
             "sleep 100 &",
+            "ls |& cat",
+            "(ls)",
             "FOO=1 ls",
             "./script.sh",
+            "/bin/rm x",
             "python -c 'open(\"x\",\"w\")'",
             "sed -i s/a/b/ f",
             "tee out",
             "cat <<EOF",
+            "cat <<< hi",
             "ls 'unterminated",
+            "ls \"unterminated",
         ] {
             assert!(!is_read_only(command), "{command}");
         }

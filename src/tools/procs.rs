@@ -52,6 +52,36 @@ pub fn reap_orphans() {
     }
 }
 
+/// Whether the process `pid` may talk to the agent as a person would (on
+/// the control socket): not if the agent started it, directly or through
+/// any number of forks, `setsid` included. A process that is gone before
+/// it could be looked at is refused too. Without `/proc` nothing can be
+/// told apart, and everything is let through.
+pub fn outside_our_tree(pid: i32) -> bool {
+    if std::fs::metadata("/proc/self/stat").is_err() {
+        return true;
+    }
+    let me = rustix::process::getpid().as_raw_nonzero().get();
+    let mut current = pid;
+    // A chain longer than this is a loop in a changing table.
+    for _ in 0..4096 {
+        if current == me {
+            return false;
+        }
+        if current <= 1 {
+            return true;
+        }
+        let Some(info) = std::fs::read_to_string(format!("/proc/{current}/stat"))
+            .ok()
+            .and_then(|stat| parse_stat(&stat))
+        else {
+            return false;
+        };
+        current = info.parent;
+    }
+    false
+}
+
 fn kill_below(root: Pid, include_root: bool) -> usize {
     let root_raw = root.as_raw_nonzero().get();
     let started = Instant::now();

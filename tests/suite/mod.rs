@@ -11,6 +11,7 @@ mod model_errors;
 mod pty;
 mod real_llm;
 mod runner;
+mod sandbox;
 mod search;
 mod secrets;
 mod state;
