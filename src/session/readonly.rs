@@ -233,13 +233,11 @@ fn lex(line: &str) -> Option<Vec<Vec<Word>>> {
                        word: &mut String,
                        in_word: &mut bool,
                        expands: &mut bool| {
-        if *in_word {
-            if let Some(current) = commands.last_mut() {
-                current.push(Word {
-                    text: std::mem::take(word),
-                    expands: *expands,
-                });
-            }
+        if *in_word && let Some(current) = commands.last_mut() {
+            current.push(Word {
+                text: std::mem::take(word),
+                expands: *expands,
+            });
         }
         *in_word = false;
         *expands = false;
