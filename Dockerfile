@@ -23,10 +23,14 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends bash ca-certificates git ripgrep procps \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --shell /bin/bash agent
+# The state folder sits where only root can create entries around it: the
+# Landlock ruleset that keeps commands out of it then takes nothing away
+# from them (docs/protocol.md, "Commands and the kernel").
+ENV AGENT_STATE_DIR=/var/lib/agent
+RUN install -d -o agent -g agent -m 700 "$AGENT_STATE_DIR"
 COPY --from=builder /src/dist/agent /usr/local/bin/agent
 USER agent
-ENV AGENT_STATE_DIR=/home/agent/.local/state/agent
-RUN mkdir -p "$AGENT_STATE_DIR" /home/agent/workspace && chmod 700 "$AGENT_STATE_DIR"
+RUN mkdir -p /home/agent/workspace
 WORKDIR /home/agent/workspace
 # Check at build time that the binary runs.
 RUN agent --version

@@ -300,8 +300,8 @@ pass "runs as non-root user agent"
 state=$(run_in sh -c 'stat -c "%a %U %n" "$AGENT_STATE_DIR"')
 echo "state dir: $state"
 case $state in
-  "700 agent /home/agent/.local/state/agent") pass "AGENT_STATE_DIR is 0700, owned by agent" ;;
-  *) die "state dir is '$state', want '700 agent /home/agent/.local/state/agent'" ;;
+  "700 agent /var/lib/agent") pass "AGENT_STATE_DIR is 0700, owned by agent" ;;
+  *) die "state dir is '$state', want '700 agent /var/lib/agent'" ;;
 esac
 
 version=$(run_in agent --version)
