@@ -438,8 +438,12 @@ fn prepare(cli: Cli, file_config: Config, guards: Guards) -> Result<Prepared, Us
         }
     };
     let sandbox = Sandbox::probe();
+    // The hitl folder too: a command that could write a response file
+    // could approve its own request.
     let protected = if file_config.exec.protect_state && sandbox.enforces() {
-        vec![state_dir.clone()]
+        std::iter::once(state_dir.clone())
+            .chain(hitl_dir.clone())
+            .collect()
     } else {
         Vec::new()
     };
