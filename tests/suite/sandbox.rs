@@ -513,3 +513,57 @@ fn a_command_cannot_answer_its_own_approval_through_the_hitl_folder() {
         "the watcher wrote a response"
     );
 }
+
+/// Runs the agent as an unprivileged user: root reads any process's
+/// memory, so what `PR_SET_DUMPABLE` guards is only visible without it.
+#[test]
+fn a_command_of_the_same_user_cannot_read_the_agents_memory() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let probe = "ls /proc/$PPID/fd >/dev/null 2>&1 && echo fd-listed; \
+         head -c 1 /proc/$PPID/environ >/dev/null 2>&1 && echo environ-read; \
+         head -c 1 /proc/$PPID/mem >/dev/null 2>&1; grep -q . /proc/$PPID/maps 2>/dev/null && echo maps-read; \
+         ls /proc/$$/fd >/dev/null 2>&1 && echo own-fd-listed";
+    let script =
+        env.script(json!({"turns": [{"tool_calls": exec_calls(&[probe])}, {"text": "done"}]}));
+    let is_root = rustix_uid_is_root();
+    let mut command = env.command(&["--script", script.to_str().unwrap(), "--prompt", "go"]);
+    if is_root {
+        // The whole test tree to an unprivileged user, and the agent run as it.
+        let status = std::process::Command::new("chown")
+            .args(["-R", "65534:65534"])
+            .arg(env.root.path())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let mut wrapped = std::process::Command::new("setpriv");
+        wrapped
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(command.get_program())
+            .args(command.get_args());
+        for (name, value) in command.get_envs() {
+            match value {
+                Some(value) => wrapped.env(name, value),
+                None => wrapped.env_remove(name),
+            };
+        }
+        command = wrapped;
+    }
+    let run = super::Running::spawn(command).finish();
+    let output = &outputs(&run)[0];
+    assert!(output.contains("own-fd-listed"), "the probe ran: {output}");
+    for leak in ["fd-listed", "environ-read", "maps-read"] {
+        assert!(
+            !output.lines().any(|line| line == leak),
+            "{leak}: a command read the agent's /proc files: {output}"
+        );
+    }
+}
+
+fn rustix_uid_is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find(|line| line.starts_with("Uid:"))
+        .and_then(|line| line.split_whitespace().nth(1).map(|uid| uid == "0"))
+        .unwrap_or(false)
+}
