@@ -118,3 +118,67 @@ fn planted_cloud_keys_are_masked_in_events_but_written_to_disk_unchanged() {
     assert!(read(&env.work, "settings.env").contains("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"));
     assert_eq!(read(&env.work, "credentials"), credentials);
 }
+
+const GITHUB_TOKEN: &str = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+
+/// Fails when any event line holds `min` or more consecutive bytes of a
+/// secret: a half secret is as bad as a whole one.
+fn assert_no_fragment(lines: &[String], secrets: &[&str], min: usize) {
+    for secret in secrets {
+        for start in 0..=secret.len().saturating_sub(min) {
+            let fragment = &secret[start..start + min];
+            for line in lines {
+                if let Some(at) = line.find(fragment) {
+                    let from = line.floor_char_boundary(at.saturating_sub(120));
+                    let to = line.ceil_char_boundary(at + 120);
+                    panic!(
+                        "{fragment:?} (from a secret) in stdout: ...{}...",
+                        &line[from..to.min(line.len())]
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn hitl_request_files_are_masked_like_events() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let mut config = std::fs::read_to_string(&env.config).unwrap();
+    config.push_str("[approval]\ndefault = \"allow\"\n[[approval.exec]]\npattern = \"touch *\"\ndecision = \"ask\"\n");
+    std::fs::write(&env.config, config).unwrap();
+    let dir = env.root.path().join("hitl");
+    std::fs::create_dir(&dir).unwrap();
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "ask_user", "id": "q1",
+                         "args": {"question": format!("Is {GITHUB_TOKEN} the token to use?")}}]},
+        {"tool_calls": [{"name": "exec", "id": "k1",
+                         "args": {"command": format!("touch ok.txt # {DB_PASSWORD}")}}]},
+        {"text": "done"}
+    ]}));
+    let mut agent = env.spawn_with_env(
+        &[
+            "--script",
+            script.to_str().unwrap(),
+            "--prompt",
+            "ask",
+            "--hitl-dir",
+            dir.to_str().unwrap(),
+        ],
+        &[("MY_DB_PASSWORD", DB_PASSWORD)],
+    );
+    for (id, secret) in [("q1", GITHUB_TOKEN), ("k1", DB_PASSWORD)] {
+        agent.wait_for("the request", |e| {
+            e["type"] == "hitl-request" && e["id"] == id
+        });
+        let written = std::fs::read_to_string(dir.join(format!("{id}.request.json"))).unwrap();
+        assert!(!written.contains(secret), "{written}");
+        assert!(written.contains("[REDACTED:"), "{written}");
+        agent.send(&format!(
+            r#"{{"type":"hitl-response","id":"{id}","decision":"approve","data":{{"answer":"yes"}}}}"#
+        ));
+    }
+    let run = agent.finish();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_no_fragment(&run.lines, &[GITHUB_TOKEN, DB_PASSWORD], 12);
+}
