@@ -1326,33 +1326,14 @@ mod tests {
 
     #[test]
     fn assignment_values_must_look_like_literal_secrets() {
-        let r = redactor();
-        for kept in [
-            "AGENT_API_KEY=unset",
-            "OLDPWD=/home/agent/src",
-            "password = os.environ[\"DB_PASSWORD\"]",
-            "api_key: ${OPENAI_API_KEY}",
-            "export SECRET_KEY=$SECRET_KEY",
-            "client_secret: <your-client-secret-here>",
-        ] {
-            assert_eq!(r.redact(kept), kept);
-        }
-        for (text, masked) in [
-            (
-                "password = hunter2hunter2",
-                "password = [REDACTED:secret-assignment]",
-            ),
-            (
-                "DB_PASSWORD=Tr0ub4dor&3xyz",
-                "DB_PASSWORD=[REDACTED:secret-assignment]",
-            ),
-            (
-                "api_key: \"9f8e7d6c5b4a39281706\"",
-                "api_key: \"[REDACTED:secret-assignment]\"",
-            ),
-        ] {
-            assert_eq!(r.redact(text), masked);
-        }
+        // The look-alikes and literals themselves are in the corpus
+        // (tests/data/redaction-corpus.toml); here the parts of the test.
+        assert!(!looks_like_literal_secret("short1!", false));
+        assert!(!looks_like_literal_secret("${OPENAI_API_KEY}", false));
+        assert!(!looks_like_literal_secret("<your-token>", false));
+        assert!(!looks_like_literal_secret("/home/agent/src", false));
+        assert!(!looks_like_literal_secret("aaaaaaa1", false));
+        assert!(looks_like_literal_secret("hunter2hunter2", false));
         // Quoted, a name is a literal string after all.
         assert!(!looks_like_literal_secret("db_password_value", false));
         assert!(looks_like_literal_secret("db_password_value", true));
