@@ -6,6 +6,7 @@
 //! goes on and finishes its work, it just has nobody to tell.
 
 use std::io::{self, Write};
+use std::path::Path;
 use std::sync::Mutex;
 
 use serde_json::{Map, Value};
@@ -185,12 +186,33 @@ impl EventWriter {
     /// Like [`emit`](Self::emit), but a streaming event's text is written
     /// now, with whatever was held for its stream: for output that paused
     /// (a progress line with no newline yet), where showing it beats
-    /// waiting for the word to end.
+    /// waiting for the word to end. Only a bounded end that may be the
+    /// start of a secret is still held (see [`Redactor::forced_cut`]).
     pub fn emit_now(&self, event: Event) -> u64 {
         self.emit_with(event, Hold::Never)
     }
 
     fn emit_with(&self, event: Event, hold: Hold) -> u64 {
+        if shows_work_dir_content(&event) {
+            // A key file's lines are masked only once the scan has found
+            // them; bounded by the scan's own time limit.
+            self.redactor.wait_for_scan();
+        }
+        self.write_held(event, hold)
+    }
+
+    fn write_held(&self, mut event: Event, hold: Hold) -> u64 {
+        if let Event::ToolResult {
+            output,
+            truncated: true,
+            ..
+        } = &mut event
+        {
+            // The cap cut the output anywhere, maybe inside a secret whose
+            // first half no rule knows; the end that may begin one goes.
+            let keep = self.redactor.forced_cut(output);
+            output.truncate(keep);
+        }
         let mut inner = match self.inner.lock() {
             Ok(guard) => guard,
             // A panic while holding the lock leaves the counter intact; the
@@ -213,7 +235,7 @@ impl EventWriter {
                 pending.push_str(text);
                 let cut = match hold {
                     Hold::AsNeeded => self.redactor.safe_cut(pending),
-                    Hold::Never => pending.len(),
+                    Hold::Never => self.redactor.forced_cut(pending),
                 };
                 if cut > 0 {
                     let rest = pending.split_off(cut);
@@ -234,7 +256,14 @@ impl EventWriter {
                 self.write_event(&mut inner, &event);
             }
         }
-        inner.next_seq - 1
+        let seq = inner.next_seq - 1;
+        drop(inner);
+        if let Event::SessionStart { work_dir, .. } = &event {
+            // After the first line is out, so the start does not wait for
+            // it; the scan runs in a thread of its own.
+            self.redactor.scan_for_private_keys(Path::new(work_dir));
+        }
+        seq
     }
 
     fn write_event(&self, inner: &mut Inner, event: &Event) {
@@ -288,6 +317,35 @@ impl EventWriter {
         };
         self.redactor.redact_value(&mut value);
         serde_json::from_value(value).unwrap_or_else(|_| event.clone())
+    }
+}
+
+/// Whether an event may show what the work dir holds (command output, a
+/// file read, a diff): such events wait for the start-up scan for private
+/// keys. The model's own text cannot show a key line before a tool did.
+fn shows_work_dir_content(event: &Event) -> bool {
+    match event {
+        Event::ExecLog { .. } | Event::ToolResult { .. } | Event::FileComplete { .. } => true,
+        Event::SessionStart { .. }
+        | Event::TextDelta { .. }
+        | Event::ReasoningDelta { .. }
+        | Event::Activity { .. }
+        | Event::ToolCallStart { .. }
+        | Event::FileDelta { .. }
+        | Event::TodosUpdate { .. }
+        | Event::HitlRequest { .. }
+        | Event::HitlResolved { .. }
+        | Event::PlanConfirmed { .. }
+        | Event::ModeChanged { .. }
+        | Event::UserMessage { .. }
+        | Event::UsageUpdate { .. }
+        | Event::CheckpointSaved { .. }
+        | Event::CheckpointRestored { .. }
+        | Event::Summarizing { .. }
+        | Event::Summarized { .. }
+        | Event::CommandAck { .. }
+        | Event::Error { .. }
+        | Event::SessionEnd { .. } => false,
     }
 }
 
@@ -429,6 +487,76 @@ mod tests {
             })
             .collect();
         assert_eq!(seqs, (1..=seqs.len() as u64).collect::<Vec<_>>());
+    }
+
+    fn lines_of(sink: &Shared) -> Vec<Value> {
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        text.lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_forced_flush_holds_back_only_what_may_start_a_secret() {
+        let sink = Shared::default();
+        let writer = EventWriter::new(
+            Box::new(sink.clone()),
+            OutputFormat::Json,
+            Redactor::new(["tok-secret-value".to_owned()]),
+            1,
+        );
+        let log = |data: &str| Event::ExecLog {
+            id: "c".into(),
+            stream: OutputStream::Stdout,
+            data: data.into(),
+        };
+        for piece in [
+            "45%",
+            " token tok-se",
+            "cret-value ghp_aB",
+            "cDeFgHiJkLmNoPqRsTuVwXyZ0123456789 done",
+        ] {
+            writer.emit_now(log(piece));
+        }
+        let data: Vec<String> = lines_of(&sink)
+            .iter()
+            .map(|event| event["data"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(
+            data,
+            [
+                "45%",
+                " token ",
+                "[REDACTED:secret-value] ",
+                "[REDACTED:github-token] done"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_capped_tool_result_does_not_end_in_half_a_secret() {
+        let sink = Shared::default();
+        let writer = EventWriter::new(
+            Box::new(sink.clone()),
+            OutputFormat::Json,
+            Redactor::new(["tok-secret-value".to_owned()]),
+            1,
+        );
+        for (output, truncated) in [("ok tok-secr", true), ("ok 45%", true), ("ok tok-", false)] {
+            writer.emit(Event::ToolResult {
+                id: "c".into(),
+                name: "exec".into(),
+                ok: true,
+                output: output.into(),
+                truncated,
+                duration_ms: 1,
+            });
+        }
+        let outputs: Vec<Value> = lines_of(&sink)
+            .iter()
+            .map(|event| event["output"].clone())
+            .collect();
+        assert_eq!(outputs, ["ok ", "ok 45%", "ok tok-"]);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::protocol::commands::Decision;
 use crate::protocol::events::{Event, HitlKind, ResolvedBy};
+use crate::protocol::redact::Redactor;
 use crate::protocol::{Command, EventWriter, parse_command};
 
 /// How often `--hitl-dir` is looked at for a response file.
@@ -165,7 +166,7 @@ pub async fn wait_for_person(
         .as_deref()
         .map(|dir| FileTransport::new(dir, id));
     if let Some(files) = &files
-        && let Err(err) = files.write_request(&event)
+        && let Err(err) = files.write_request(&event, events.redactor())
     {
         events.emit(Event::warning(
             "hitl-dir",
@@ -266,8 +267,12 @@ impl FileTransport {
         }
     }
 
-    fn write_request(&self, event: &Event) -> std::io::Result<()> {
-        let mut text = serde_json::to_string(event).map_err(std::io::Error::other)?;
+    /// Masked like the event on stdout: the proxy reads this file too, and
+    /// it sits on disk while the request waits.
+    fn write_request(&self, event: &Event, redactor: &Redactor) -> std::io::Result<()> {
+        let mut value = serde_json::to_value(event).map_err(std::io::Error::other)?;
+        redactor.redact_value(&mut value);
+        let mut text = value.to_string();
         text.push('\n');
         crate::state::write_atomically(&self.request, text.as_bytes())
             .map_err(std::io::Error::other)

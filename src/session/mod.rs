@@ -427,7 +427,10 @@ impl Session {
             Step::Done(result) => (result.ok, result.output.as_str()),
             Step::PlanApproved(_) => (true, "plan approved; continuing in implement mode"),
         };
-        let (output, truncated) = tools::truncate::cap(text, EVENT_OUTPUT_LIMIT);
+        // Masked whole, then capped: a cap through the middle of a secret
+        // would leave a half that no rule recognises.
+        let masked = self.events.redactor().redact(text);
+        let (output, truncated) = tools::truncate::cap(&masked, EVENT_OUTPUT_LIMIT);
         self.events.emit(Event::ToolResult {
             id: id.to_owned(),
             name: name.to_owned(),

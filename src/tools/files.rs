@@ -195,6 +195,9 @@ pub async fn read(args: ReadArgs, ctx: &ToolContext) -> ToolOutput {
         ));
     }
     let text = String::from_utf8_lossy(&bytes);
+    // A slice of the file (an offset into a key block) must show masked
+    // too; the whole file is at hand only here.
+    ctx.events.redactor().learn_private_keys(&text);
     let offset = args.offset.unwrap_or(1).max(1);
     let limit = args
         .limit
@@ -269,6 +272,10 @@ pub async fn write(args: WriteArgs, call_id: &str, ctx: &ToolContext) -> ToolOut
         FileOp::Create
     };
     let old_text = old.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+    if let Some(old_text) = &old_text {
+        // The diff's context shows lines of the old content.
+        ctx.events.redactor().learn_private_keys(old_text);
+    }
     report_change(
         ctx,
         call_id,
@@ -303,6 +310,8 @@ pub async fn edit(args: EditArgs, call_id: &str, ctx: &ToolContext) -> ToolOutpu
             args.path
         ));
     };
+    // The diff's context shows lines of the old content.
+    ctx.events.redactor().learn_private_keys(&old);
     let edited = match edit::apply(&old, &args.old_string, &args.new_string, args.replace_all) {
         Ok(edited) => edited,
         Err(err) => return ToolOutput::fail(format!("{}: {err}", args.path)),
@@ -458,7 +467,10 @@ pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
     if diff.len() <= MAX_DIFF_BYTES {
         return diff;
     }
+    // At a line end: a cut inside a line could halve a secret, and
+    // neither half would be masked.
     let end = floor_boundary(&diff, MAX_DIFF_BYTES);
+    let end = diff[..end].rfind('\n').map_or(end, |at| at + 1);
     format!(
         "{}\n[... diff cut: {} of {} bytes shown]\n",
         &diff[..end],

@@ -517,7 +517,15 @@ pub async fn grep(args: GrepArgs, ctx: &ToolContext) -> ToolOutput {
             .clamp(1, MAX_GREP_RESULTS),
     };
     let task_options = options.clone();
-    let searched = off_the_loop(ctx, move |stop| grep_dir(&root, &task_options, stop)).await;
+    let events = ctx.events.clone();
+    let searched = off_the_loop(ctx, move |stop| {
+        let found = grep_dir(&root, &task_options, stop);
+        if let Ok(outcome) = &found {
+            learn_keys_shown(outcome, events.redactor());
+        }
+        found
+    })
+    .await;
     match searched {
         Ok((Ok(outcome), interrupted)) => ToolOutput::ok(
             render_grep(&outcome, &ctx.work_dir, &options) + &interruption_note(interrupted),
@@ -525,6 +533,33 @@ pub async fn grep(args: GrepArgs, ctx: &ToolContext) -> ToolOutput {
         Ok((Err(err), _)) => ToolOutput::fail(err.to_string()),
         Err(fail) => fail,
     }
+}
+
+/// Files read whole for private keys after one search, at most: one per
+/// file whose shown lines look like a key's, a few in practice.
+const MAX_KEY_FILES_LEARNED: usize = 32;
+
+/// A key file made during the session is not in the start-up scan: when a
+/// shown line looks like a key body line (base64 only), its file is read
+/// for key blocks, so those lines are masked. Ordinary source lines cost
+/// nothing but this look at them.
+fn learn_keys_shown(outcome: &GrepOutcome, redactor: &crate::protocol::redact::Redactor) {
+    let looks_like_key_line = |text: &[u8]| {
+        text.len() >= crate::protocol::redact::MIN_KEY_LINE_LEN
+            && text
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+    };
+    outcome
+        .files
+        .iter()
+        .filter(|file| {
+            file.lines
+                .iter()
+                .any(|line| looks_like_key_line(&file.text[line.start..line.end]))
+        })
+        .take(MAX_KEY_FILES_LEARNED)
+        .for_each(|file| redactor.learn_private_keys_in_file(&file.path));
 }
 
 /// The folder or file to search: the work dir when no path is given.
