@@ -129,15 +129,20 @@ fn proxy_host(value: &str) -> Option<String> {
 }
 
 pub async fn fetch(args: FetchArgs, ctx: &ToolContext) -> ToolOutput {
-    tokio::time::timeout(TIMEOUT, fetch_page(&args.url, &ctx.web))
-        .await
-        .unwrap_or_else(|_| {
-            ToolOutput::fail(format!(
+    // A cancel must end the session within two seconds; a silent server
+    // would otherwise hold the turn for the whole timeout.
+    tokio::select! {
+        output = tokio::time::timeout(TIMEOUT, fetch_page(&args.url, &ctx.web)) => {
+            output.unwrap_or_else(|_| ToolOutput::fail(format!(
                 "fetching {} took longer than {} s and was stopped",
                 args.url.trim(),
                 TIMEOUT.as_secs()
-            ))
-        })
+            )))
+        }
+        () = ctx.cancel.cancelled() => {
+            ToolOutput::fail("[cancelled; the fetch was stopped]")
+        }
+    }
 }
 
 async fn fetch_page(raw_url: &str, settings: &WebSettings) -> ToolOutput {

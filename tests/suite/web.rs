@@ -325,3 +325,65 @@ fn a_private_proxy_is_used_and_its_redirects_are_checked() {
         ]
     );
 }
+
+/// A server that accepts connections and never answers; each accepted
+/// connection is reported on the channel and held open.
+fn silent_server() -> (u16, std::sync::mpsc::Receiver<()>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (sender, accepted) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { break };
+            held.push(stream);
+            if sender.send(()).is_err() {
+                break;
+            }
+        }
+    });
+    (port, accepted)
+}
+
+#[test]
+fn cancel_ends_a_fetch_that_waits_on_a_silent_server() {
+    let (port, accepted) = silent_server();
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let mut config = std::fs::read_to_string(&env.config).unwrap();
+    config.push_str("[web_fetch]\nallow_hosts = [\"127.0.0.1\"]\n");
+    std::fs::write(&env.config, config).unwrap();
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "web_fetch", "args": {"url": format!("http://127.0.0.1:{port}/slow")}}]},
+        {"text": "never reached"}
+    ]}));
+    let mut command = env.command(&["--script", script.to_str().unwrap(), "--prompt", "fetch"]);
+    for name in [
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+    ] {
+        command.env_remove(name);
+    }
+    let mut agent = super::Running::spawn(command);
+    agent.wait_for_type("tool-call-start");
+    accepted
+        .recv_timeout(super::WAIT)
+        .expect("the fetch never reached the server");
+    let asked = std::time::Instant::now();
+    agent.send(r#"{"type":"cancel"}"#);
+    let end = agent.wait_for_type("session-end");
+    let took = asked.elapsed();
+    assert!(took < std::time::Duration::from_secs(2), "took {took:?}");
+    assert_eq!(end["exit_reason"], "cancelled");
+    let run = agent.finish();
+    assert_eq!(run.code, Some(130));
+    let result = run.one("tool-result");
+    assert_eq!(result["ok"], false);
+    assert!(
+        result["output"].as_str().unwrap().contains("cancelled"),
+        "{result}"
+    );
+}
