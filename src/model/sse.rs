@@ -201,3 +201,198 @@ mod tests {
         assert!(decoder.data.len() <= MAX_EVENT_BYTES);
     }
 }
+
+/// The whole way from bytes to stream items, for the property tests of
+/// both wire formats.
+#[cfg(test)]
+pub mod test_support {
+    use proptest::prelude::*;
+
+    use super::Decoder;
+    use crate::model::{ModelError, StreamItem};
+
+    /// `cases` by default, so that `cargo test` stays quick on two cores;
+    /// `PROPTEST_CASES=10000` searches deeper.
+    pub fn config(cases: u32) -> ProptestConfig {
+        let cases = std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|value| value.parse().ok())
+            .unwrap_or(cases);
+        ProptestConfig::with_cases(cases)
+    }
+
+    /// What a stream gives: its items, then how it ended (the first error,
+    /// or what the parser says about the end of the bytes).
+    pub type Outcome = (Vec<StreamItem>, Result<(), ModelError>);
+
+    pub fn run<'a>(
+        chunks: impl IntoIterator<Item = &'a [u8]>,
+        mut feed: impl FnMut(&str) -> Result<Vec<StreamItem>, ModelError>,
+        finish: impl FnOnce() -> Result<(), ModelError>,
+    ) -> Outcome {
+        let mut decoder = Decoder::default();
+        let mut items = Vec::new();
+        for chunk in chunks {
+            let events = match decoder.push(chunk) {
+                Ok(events) => events,
+                Err(err) => return (items, Err(ModelError::Malformed(err.to_string()))),
+            };
+            for data in events {
+                match feed(&data) {
+                    Ok(new) => items.extend(new),
+                    Err(err) => return (items, Err(err)),
+                }
+            }
+        }
+        (items, finish())
+    }
+
+    /// `bytes` cut at the given points (in any order, repeats allowed).
+    pub fn split<'a>(bytes: &'a [u8], cuts: &[prop::sample::Index]) -> Vec<&'a [u8]> {
+        let mut points: Vec<usize> = cuts.iter().map(|cut| cut.index(bytes.len() + 1)).collect();
+        points.sort_unstable();
+        let mut chunks = Vec::new();
+        let mut start = 0;
+        for point in points {
+            chunks.push(&bytes[start..point]);
+            start = point;
+        }
+        chunks.push(&bytes[start..]);
+        chunks
+    }
+
+    pub fn cuts() -> impl Strategy<Value = Vec<prop::sample::Index>> {
+        prop::collection::vec(any::<prop::sample::Index>(), 0..16)
+    }
+
+    #[derive(Debug, Clone)]
+    pub enum Mutation {
+        Flip(prop::sample::Index, u8),
+        Delete(prop::sample::Index, usize),
+        Insert(prop::sample::Index, Vec<u8>),
+        Truncate(prop::sample::Index),
+    }
+
+    pub fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
+        let one = prop_oneof![
+            (any::<prop::sample::Index>(), any::<u8>())
+                .prop_map(|(at, bits)| Mutation::Flip(at, bits)),
+            (any::<prop::sample::Index>(), 1..64usize)
+                .prop_map(|(at, len)| Mutation::Delete(at, len)),
+            (
+                any::<prop::sample::Index>(),
+                prop::collection::vec(
+                    prop_oneof![
+                        any::<u8>(),
+                        Just(b'\n'),
+                        Just(b'\r'),
+                        Just(b':'),
+                        Just(b'"'),
+                        Just(b'{')
+                    ],
+                    1..16
+                )
+            )
+                .prop_map(|(at, bytes)| Mutation::Insert(at, bytes)),
+            any::<prop::sample::Index>().prop_map(Mutation::Truncate),
+        ];
+        prop::collection::vec(one, 1..6)
+    }
+
+    pub fn mutate(mut bytes: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
+        for mutation in mutations {
+            match mutation {
+                Mutation::Flip(at, bits) => {
+                    if !bytes.is_empty() {
+                        let at = at.index(bytes.len());
+                        bytes[at] ^= bits.max(&1);
+                    }
+                }
+                Mutation::Delete(at, len) => {
+                    let at = at.index(bytes.len() + 1);
+                    let end = (at + len).min(bytes.len());
+                    bytes.drain(at..end);
+                }
+                Mutation::Insert(at, new) => {
+                    let at = at.index(bytes.len() + 1);
+                    bytes.splice(at..at, new.iter().copied());
+                }
+                Mutation::Truncate(at) => {
+                    let at = at.index(bytes.len() + 1);
+                    bytes.truncate(at);
+                }
+            }
+        }
+        bytes
+    }
+
+    /// Text as a model writes it: ASCII, JSON's special characters, and
+    /// characters of two, three and four bytes, so that cuts fall inside
+    /// them.
+    pub fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                4 => prop::char::range('a', 'z'),
+                1 => Just(' '),
+                1 => Just('\n'),
+                1 => Just('"'),
+                1 => Just('\\'),
+                1 => Just('é'),
+                1 => Just('€'),
+                1 => Just('😀'),
+                1 => Just('\u{feff}'),
+                1 => any::<char>(),
+            ],
+            0..24,
+        )
+        .prop_map(|chars| chars.into_iter().collect())
+    }
+
+    /// How the events of a generated stream are written: the line end, a
+    /// byte order mark, keep-alive comments and the space after `data:`.
+    #[derive(Debug, Clone)]
+    pub struct Framing {
+        pub eol: &'static str,
+        pub bom: bool,
+        pub comments: bool,
+        pub space: bool,
+    }
+
+    pub fn framing() -> impl Strategy<Value = Framing> {
+        (
+            prop::sample::select(vec!["\n", "\r\n", "\r"]),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(eol, bom, comments, space)| Framing {
+                eol,
+                bom,
+                comments,
+                space,
+            })
+    }
+
+    impl Framing {
+        /// The SSE bytes of `events`, each an optional event name and its
+        /// data payload.
+        pub fn write(&self, events: &[(Option<&str>, String)]) -> Vec<u8> {
+            let eol = self.eol;
+            let mut out = String::new();
+            if self.bom {
+                out.push('\u{feff}');
+            }
+            for (name, data) in events {
+                if self.comments {
+                    out.push_str(&format!(": keep-alive{eol}"));
+                }
+                if let Some(name) = name {
+                    out.push_str(&format!("event: {name}{eol}"));
+                }
+                let space = if self.space { " " } else { "" };
+                out.push_str(&format!("data:{space}{data}{eol}{eol}"));
+            }
+            out.into_bytes()
+        }
+    }
+}
