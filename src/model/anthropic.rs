@@ -191,7 +191,9 @@ impl StreamParser {
                     }
                     _ => {}
                 }
-                items.retain(|item| !matches!(item, StreamItem::Text(t) | StreamItem::Reasoning(t) if t.is_empty()));
+                // An empty signature too: kept, it would be sent back as
+                // a thinking block signed with "", which the API refuses.
+                items.retain(|item| !matches!(item, StreamItem::Text(t) | StreamItem::Reasoning(t) | StreamItem::ReasoningSignature(t) if t.is_empty()));
             }
             "message_delta" => {
                 if let Some(usage) = event.get("usage") {
@@ -350,5 +352,228 @@ mod tests {
         assert_eq!(sent[1]["content"][1]["input"], json!({"command": "ls"}));
         assert_eq!(sent[2]["content"][0]["type"], "tool_result");
         assert_eq!(sent[2]["content"][1]["text"], "also");
+    }
+}
+
+/// The parser behind the SSE decoder, over generated streams: cut into
+/// chunks anywhere, cut short, mutated, or random bytes.
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::model::sse::test_support::{
+        Framing, Outcome, cuts, framing, mutate, mutations, run, split, text,
+    };
+
+    #[derive(Debug, Clone)]
+    enum Block {
+        Thinking(Vec<String>, String),
+        Text(Vec<String>),
+        ToolUse(String, Vec<String>),
+    }
+
+    fn block() -> impl Strategy<Value = Block> {
+        prop_oneof![
+            (prop::collection::vec(text(), 0..3), text())
+                .prop_map(|(pieces, signature)| Block::Thinking(pieces, signature)),
+            prop::collection::vec(text(), 0..4).prop_map(Block::Text),
+            (
+                prop::sample::select(vec!["read_file", "exec"]),
+                prop::collection::vec(text(), 0..4)
+            )
+                .prop_map(|(name, pieces)| Block::ToolUse(name.to_owned(), pieces)),
+        ]
+    }
+
+    fn blocks() -> impl Strategy<Value = (Vec<Block>, (u64, u64, u64))> {
+        (
+            prop::collection::vec(block(), 0..4),
+            (0..100_000u64, 0..100_000u64, 0..100_000u64),
+        )
+    }
+
+    fn stream(blocks: &[Block], usage: (u64, u64, u64), framing: &Framing) -> Vec<u8> {
+        let mut events = vec![
+            json!({"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude","usage":{"input_tokens":usage.0,"cache_read_input_tokens":usage.1,"output_tokens":1}}}),
+        ];
+        for (index, block) in blocks.iter().enumerate() {
+            let (start, deltas): (Value, Vec<Value>) = match block {
+                Block::Thinking(pieces, signature) => (
+                    json!({"type":"thinking","thinking":""}),
+                    pieces
+                        .iter()
+                        .map(|piece| json!({"type":"thinking_delta","thinking":piece}))
+                        .chain([json!({"type":"signature_delta","signature":signature})])
+                        .collect(),
+                ),
+                Block::Text(pieces) => (
+                    json!({"type":"text","text":""}),
+                    pieces
+                        .iter()
+                        .map(|piece| json!({"type":"text_delta","text":piece}))
+                        .collect(),
+                ),
+                Block::ToolUse(name, pieces) => (
+                    json!({"type":"tool_use","id":format!("toolu_{index}"),"name":name,"input":{}}),
+                    pieces
+                        .iter()
+                        .map(|piece| json!({"type":"input_json_delta","partial_json":piece}))
+                        .collect(),
+                ),
+            };
+            events.push(json!({"type":"content_block_start","index":index,"content_block":start}));
+            if index == 0 {
+                events.push(json!({"type":"ping"}));
+            }
+            for delta in deltas {
+                events.push(json!({"type":"content_block_delta","index":index,"delta":delta}));
+            }
+            events.push(json!({"type":"content_block_stop","index":index}));
+        }
+        events.push(json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":usage.2}}));
+        events.push(json!({"type":"message_stop"}));
+        let named: Vec<(Option<&str>, String)> = events
+            .iter()
+            .map(|event| (event["type"].as_str(), event.to_string()))
+            .collect();
+        framing.write(&named)
+    }
+
+    /// What the items must add up to.
+    fn check(blocks: &[Block], usage: (u64, u64, u64), (items, end): &Outcome) {
+        assert_eq!(end, &Ok(()));
+        let mut expected = Vec::new();
+        let mut tools = 0;
+        for (position, block) in blocks.iter().enumerate() {
+            match block {
+                Block::Thinking(pieces, signature) => {
+                    expected.extend(
+                        pieces
+                            .iter()
+                            .filter(|p| !p.is_empty())
+                            .cloned()
+                            .map(StreamItem::Reasoning),
+                    );
+                    if !signature.is_empty() {
+                        expected.push(StreamItem::ReasoningSignature(signature.clone()));
+                    }
+                }
+                Block::Text(pieces) => {
+                    expected.extend(
+                        pieces
+                            .iter()
+                            .filter(|p| !p.is_empty())
+                            .cloned()
+                            .map(StreamItem::Text),
+                    );
+                }
+                Block::ToolUse(name, pieces) => {
+                    let index = tools;
+                    tools += 1;
+                    expected.push(StreamItem::ToolCallStarted {
+                        index,
+                        id: format!("toolu_{position}"),
+                        name: name.clone(),
+                    });
+                    expected.extend(pieces.iter().filter(|p| !p.is_empty()).map(|piece| {
+                        StreamItem::ToolCallArguments {
+                            index,
+                            delta: piece.clone(),
+                        }
+                    }));
+                }
+            }
+        }
+        expected.push(StreamItem::Usage(Usage {
+            input_tokens: usage.0 + usage.1,
+            output_tokens: usage.2,
+            cached_input_tokens: usage.1,
+            reasoning_tokens: 0,
+        }));
+        expected.push(StreamItem::Finished);
+        assert_eq!(items, &expected);
+    }
+
+    fn parse<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Outcome {
+        let parser = std::cell::RefCell::new(StreamParser::default());
+        run(
+            chunks,
+            |data| parser.borrow_mut().feed(data),
+            || parser.borrow().finish(),
+        )
+    }
+
+    /// Bounded output: every item is made of bytes of the input.
+    fn assert_bounded(input: &[u8], (items, _): &Outcome) {
+        let size: usize = items
+            .iter()
+            .map(|item| match item {
+                StreamItem::Text(text)
+                | StreamItem::Reasoning(text)
+                | StreamItem::ReasoningSignature(text)
+                | StreamItem::ToolCallArguments { delta: text, .. } => text.len(),
+                StreamItem::ToolCallStarted { id, name, .. } => id.len() + name.len(),
+                StreamItem::Usage(_) | StreamItem::Finished => 1,
+            })
+            .sum();
+        assert!(
+            size <= input.len(),
+            "{size} bytes of items from {} bytes",
+            input.len()
+        );
+    }
+
+    proptest! {
+        #![proptest_config(crate::model::sse::test_support::config(32))]
+
+        #[test]
+        fn a_valid_stream_split_anywhere_gives_the_same_items(
+            (blocks, usage) in blocks(), framing in framing(), cuts in cuts()
+        ) {
+            let bytes = stream(&blocks, usage, &framing);
+            let whole = parse([&bytes[..]]);
+            check(&blocks, usage, &whole);
+            prop_assert_eq!(parse(split(&bytes, &cuts)), whole);
+        }
+
+        #[test]
+        fn a_cut_stream_gives_a_prefix_of_the_items_and_is_reported_cut(
+            (blocks, usage) in blocks(), framing in framing(),
+            cut in any::<prop::sample::Index>(), cuts in cuts()
+        ) {
+            let bytes = stream(&blocks, usage, &framing);
+            let (all, _) = parse([&bytes[..]]);
+            let short = &bytes[..cut.index(bytes.len() + 1)];
+            let (items, end) = parse(split(short, &cuts));
+            prop_assert_eq!(&items[..], &all[..items.len()]);
+            if items.len() == all.len() {
+                prop_assert_eq!(end, Ok(()));
+            } else {
+                prop_assert!(matches!(end, Err(ModelError::StreamCut(_))), "{:?}", end);
+            }
+        }
+
+        #[test]
+        fn mutated_streams_never_panic_and_stay_bounded(
+            (blocks, usage) in blocks(), framing in framing(),
+            mutations in mutations(), cuts in cuts()
+        ) {
+            let bytes = mutate(stream(&blocks, usage, &framing), &mutations);
+            let outcome = parse(split(&bytes, &cuts));
+            assert_bounded(&bytes, &outcome);
+        }
+
+        #[test]
+        fn random_bytes_never_panic(
+            bytes in prop::collection::vec(any::<u8>(), 0..1024), cuts in cuts(), prefix in any::<bool>()
+        ) {
+            let mut bytes = bytes;
+            if prefix {
+                bytes.splice(0..0, b"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",".iter().copied());
+            }
+            let outcome = parse(split(&bytes, &cuts));
+            assert_bounded(&bytes, &outcome);
+        }
     }
 }

@@ -1,18 +1,17 @@
 //! The HTTP model client shared by both wire formats: one POST per attempt,
-//! SSE decoded by `eventsource-stream`, an idle timeout on every read, and
+//! SSE decoded by [`super::sse`], an idle timeout on every read, and
 //! retries by [`RetryPolicy`].
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use eventsource_stream::{EventStreamError, Eventsource};
 use futures_util::StreamExt;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 
 use super::error::looks_like_context_overflow;
 use super::openai::{excerpt, http_error_text};
 use super::retry::{RetryPolicy, retry_after};
-use super::{ModelError, ModelRequest, StreamItem, StreamSink, WireFormat, anthropic, openai};
+use super::{ModelError, ModelRequest, StreamItem, StreamSink, WireFormat, anthropic, openai, sse};
 
 /// How much of an error body is read to quote the provider's message.
 const ERROR_BODY_LIMIT: usize = 64 * 1024;
@@ -129,30 +128,34 @@ impl HttpModel {
                 retry_after: asked,
             });
         }
-        let mut events = response.bytes_stream().eventsource();
+        let mut bytes = response.bytes_stream();
+        let mut decoder = sse::Decoder::default();
         let mut parser = Parser::new(self.format);
+        // Idle means no event: keep-alive comments alone do not hold a
+        // stream open.
+        let mut deadline = tokio::time::Instant::now() + self.idle_timeout;
         loop {
-            let next = tokio::time::timeout(self.idle_timeout, events.next())
+            let next = tokio::time::timeout_at(deadline, bytes.next())
                 .await
                 .map_err(|_| ModelError::IdleTimeout(self.idle_timeout))?;
-            let event = match next {
+            let chunk = match next {
                 None => break,
-                Some(Ok(event)) => event,
-                Some(Err(EventStreamError::Transport(err))) => {
-                    return Err(ModelError::StreamCut(describe_reqwest(&err)));
-                }
-                Some(Err(EventStreamError::Utf8(err))) => {
-                    return Err(ModelError::Malformed(format!("not UTF-8: {err}")));
-                }
-                Some(Err(EventStreamError::Parser(err))) => {
-                    return Err(ModelError::Malformed(err.to_string()));
-                }
+                Some(Ok(chunk)) => chunk,
+                Some(Err(err)) => return Err(ModelError::StreamCut(describe_reqwest(&err))),
             };
-            for item in parser.feed(&event.data)? {
-                let finished = item == StreamItem::Finished;
-                sink.item(item);
-                if finished {
-                    return Ok(());
+            let events = decoder
+                .push(&chunk)
+                .map_err(|err| ModelError::Malformed(err.to_string()))?;
+            if !events.is_empty() {
+                deadline = tokio::time::Instant::now() + self.idle_timeout;
+            }
+            for data in events {
+                for item in parser.feed(&data)? {
+                    let finished = item == StreamItem::Finished;
+                    sink.item(item);
+                    if finished {
+                        return Ok(());
+                    }
                 }
             }
         }

@@ -10,6 +10,7 @@ pub mod image;
 pub mod openai;
 pub mod retry;
 pub mod scripted;
+pub mod sse;
 
 use std::time::Duration;
 

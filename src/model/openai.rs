@@ -236,7 +236,14 @@ impl StreamParser {
     fn announce_all(&mut self) -> Vec<StreamItem> {
         let mut items = Vec::new();
         for (index, pending) in self.calls.iter_mut().enumerate() {
-            if !pending.announced {
+            // An index the server skipped (it numbered from 1, or sent
+            // index 1000) left a placeholder that nothing filled: there is
+            // no call to announce, and a thousand empty ones would be
+            // noise made from one small chunk.
+            let filled = !pending.id.is_empty()
+                || !pending.name.is_empty()
+                || !pending.early_arguments.is_empty();
+            if !pending.announced && filled {
                 items.extend(announce(index, pending));
             }
         }
@@ -478,5 +485,239 @@ mod tests {
             body["messages"][3],
             json!({"role": "tool", "tool_call_id": "c1", "content": "a.txt"})
         );
+    }
+}
+
+/// The parser behind the SSE decoder, over generated streams: cut into
+/// chunks anywhere, cut short, mutated, or random bytes.
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::model::sse::test_support::{
+        Framing, Outcome, cuts, framing, mutate, mutations, run, split, text,
+    };
+
+    #[derive(Debug, Clone)]
+    struct Turn {
+        reasoning: Vec<String>,
+        text: Vec<String>,
+        /// Name and the argument text in the pieces it streams in.
+        calls: Vec<(String, Vec<String>)>,
+        usage: (u64, u64),
+    }
+
+    fn turn() -> impl Strategy<Value = Turn> {
+        (
+            prop::collection::vec(text(), 0..3),
+            prop::collection::vec(text(), 0..6),
+            prop::collection::vec(
+                (
+                    prop::sample::select(vec!["read_file", "exec", "write_file"]),
+                    prop::collection::vec(text(), 0..4),
+                ),
+                0..3,
+            ),
+            (0..100_000u64, 0..100_000u64),
+        )
+            .prop_map(|(reasoning, text, calls, usage)| Turn {
+                reasoning,
+                text,
+                calls: calls
+                    .into_iter()
+                    .map(|(name, pieces)| (name.to_owned(), pieces))
+                    .collect(),
+                usage,
+            })
+    }
+
+    impl Turn {
+        fn stream(&self, framing: &Framing) -> Vec<u8> {
+            let mut payloads = Vec::new();
+            for piece in &self.reasoning {
+                payloads.push(json!({"choices":[{"index":0,"delta":{"reasoning_content":piece}}]}));
+            }
+            for piece in &self.text {
+                payloads.push(json!({"choices":[{"index":0,"delta":{"content":piece}}]}));
+            }
+            for (index, (name, pieces)) in self.calls.iter().enumerate() {
+                payloads.push(json!({"choices":[{"delta":{"tool_calls":[{"index":index,"id":format!("call_{index}"),"type":"function","function":{"name":name,"arguments":""}}]}}]}));
+                for piece in pieces {
+                    payloads.push(json!({"choices":[{"delta":{"tool_calls":[{"index":index,"function":{"arguments":piece}}]}}]}));
+                }
+            }
+            payloads.push(json!({"choices":[{"delta":{},"finish_reason":"stop"}]}));
+            payloads.push(json!({"choices":[],"usage":{"prompt_tokens":self.usage.0,"completion_tokens":self.usage.1}}));
+            let mut events: Vec<(Option<&str>, String)> = payloads
+                .iter()
+                .map(|payload| (None, payload.to_string()))
+                .collect();
+            events.push((None, "[DONE]".to_owned()));
+            framing.write(&events)
+        }
+
+        /// What the items must add up to.
+        fn check(&self, (items, end): &Outcome) {
+            assert_eq!(end, &Ok(()));
+            let joined = |pick: fn(&StreamItem) -> Option<&str>| -> String {
+                items.iter().filter_map(pick).collect()
+            };
+            assert_eq!(
+                joined(|item| match item {
+                    StreamItem::Text(text) => Some(text),
+                    _ => None,
+                }),
+                self.text.concat()
+            );
+            assert_eq!(
+                joined(|item| match item {
+                    StreamItem::Reasoning(text) => Some(text),
+                    _ => None,
+                }),
+                self.reasoning.concat()
+            );
+            for (index, (name, pieces)) in self.calls.iter().enumerate() {
+                let started: Vec<_> = items
+                    .iter()
+                    .filter(|item| matches!(item, StreamItem::ToolCallStarted { index: i, .. } if *i == index))
+                    .collect();
+                assert_eq!(
+                    started,
+                    [&StreamItem::ToolCallStarted {
+                        index,
+                        id: format!("call_{index}"),
+                        name: name.clone()
+                    }]
+                );
+                let arguments: String = items
+                    .iter()
+                    .filter_map(|item| match item {
+                        StreamItem::ToolCallArguments { index: i, delta } if *i == index => {
+                            Some(delta.as_str())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                assert_eq!(arguments, pieces.concat());
+            }
+            assert_eq!(
+                items[items.len() - 2..],
+                [
+                    StreamItem::Usage(Usage {
+                        input_tokens: self.usage.0,
+                        output_tokens: self.usage.1,
+                        ..Usage::default()
+                    }),
+                    StreamItem::Finished
+                ]
+            );
+        }
+    }
+
+    fn parse<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Outcome {
+        let parser = std::cell::RefCell::new(StreamParser::default());
+        run(
+            chunks,
+            |data| parser.borrow_mut().feed(data),
+            || parser.borrow().finish(),
+        )
+    }
+
+    /// Bounded output: every item is made of bytes of the input (the ids
+    /// made up for calls without one stay under 32 bytes).
+    fn assert_bounded(input: &[u8], (items, _): &Outcome) {
+        let size: usize = items
+            .iter()
+            .map(|item| match item {
+                StreamItem::Text(text)
+                | StreamItem::Reasoning(text)
+                | StreamItem::ReasoningSignature(text)
+                | StreamItem::ToolCallArguments { delta: text, .. } => text.len(),
+                StreamItem::ToolCallStarted { id, name, .. } => id.len().min(32) + name.len(),
+                StreamItem::Usage(_) | StreamItem::Finished => 1,
+            })
+            .sum();
+        assert!(
+            size <= input.len(),
+            "{size} bytes of items from {} bytes",
+            input.len()
+        );
+    }
+
+    proptest! {
+        #![proptest_config(crate::model::sse::test_support::config(32))]
+
+        #[test]
+        fn a_valid_stream_split_anywhere_gives_the_same_items(
+            turn in turn(), framing in framing(), cuts in cuts()
+        ) {
+            let bytes = turn.stream(&framing);
+            let whole = parse([&bytes[..]]);
+            turn.check(&whole);
+            prop_assert_eq!(parse(split(&bytes, &cuts)), whole);
+        }
+
+        #[test]
+        fn a_cut_stream_gives_a_prefix_of_the_items_and_is_reported_cut(
+            turn in turn(), framing in framing(), cut in any::<prop::sample::Index>(), cuts in cuts()
+        ) {
+            let bytes = turn.stream(&framing);
+            let (all, _) = parse([&bytes[..]]);
+            let short = &bytes[..cut.index(bytes.len() + 1)];
+            let (items, end) = parse(split(short, &cuts));
+            prop_assert_eq!(&items[..], &all[..items.len()]);
+            if items.len() == all.len() {
+                prop_assert_eq!(end, Ok(()));
+            } else {
+                prop_assert!(matches!(end, Err(ModelError::StreamCut(_))), "{:?}", end);
+            }
+        }
+
+        #[test]
+        fn mutated_streams_never_panic_and_stay_bounded(
+            turn in turn(), framing in framing(), mutations in mutations(), cuts in cuts()
+        ) {
+            let bytes = mutate(turn.stream(&framing), &mutations);
+            let outcome = parse(split(&bytes, &cuts));
+            assert_bounded(&bytes, &outcome);
+        }
+
+        #[test]
+        fn random_bytes_never_panic(
+            bytes in prop::collection::vec(any::<u8>(), 0..1024), cuts in cuts(), prefix in any::<bool>()
+        ) {
+            let mut bytes = bytes;
+            if prefix {
+                bytes.splice(0..0, b"data: {\"choices\":[{\"delta\":".iter().copied());
+            }
+            let outcome = parse(split(&bytes, &cuts));
+            assert_bounded(&bytes, &outcome);
+        }
+
+        /// Tool call indexes as a broken server might number them.
+        #[test]
+        fn skipped_tool_call_indexes_announce_no_empty_calls(
+            indexes in prop::collection::vec(0..2000u64, 1..6)
+        ) {
+            let mut parser = StreamParser::default();
+            let mut items = Vec::new();
+            for index in &indexes {
+                let chunk = json!({"choices":[{"delta":{"tool_calls":[{"index":index,"id":format!("c{index}"),"function":{"name":"exec","arguments":"{}"}}]}}]});
+                match parser.feed(&chunk.to_string()) {
+                    Ok(new) => items.extend(new),
+                    Err(err) => {
+                        prop_assert!(*index > 1024, "{err}");
+                        break;
+                    }
+                }
+            }
+            items.extend(parser.feed("[DONE]").unwrap_or_default());
+            for item in &items {
+                if let StreamItem::ToolCallStarted { name, .. } = item {
+                    prop_assert_eq!(name, "exec");
+                }
+            }
+        }
     }
 }

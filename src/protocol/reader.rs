@@ -182,3 +182,184 @@ mod tests {
         );
     }
 }
+
+/// Random bytes in random reads, against a plain model of the rules.
+#[cfg(test)]
+mod properties {
+    use std::io::{Error, Read};
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Hands `data` out in reads of the given sizes, with an `Interrupted`
+    /// error now and then, as a signal would.
+    struct Reads {
+        data: Vec<u8>,
+        sizes: Vec<usize>,
+        at: usize,
+        turn: usize,
+    }
+
+    impl Read for Reads {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.turn += 1;
+            if self.turn.is_multiple_of(5) {
+                return Err(Error::from(ErrorKind::Interrupted));
+            }
+            let size = self.sizes[self.turn % self.sizes.len()]
+                .min(buf.len())
+                .min(self.data.len() - self.at);
+            buf[..size].copy_from_slice(&self.data[self.at..self.at + size]);
+            self.at += size;
+            Ok(size)
+        }
+    }
+
+    /// The rules, written the slow way: split at `\n`; a line over the
+    /// limit (a `\r` before the `\n` counted) is reported by its size;
+    /// otherwise one `\r` before the `\n` is dropped and blank lines are
+    /// skipped.
+    fn model(input: &[u8], limit: usize) -> Vec<StdinLine> {
+        let pieces: Vec<&[u8]> = input.split(|byte| *byte == b'\n').collect();
+        let last = pieces.len() - 1;
+        let mut out = Vec::new();
+        for (index, piece) in pieces.into_iter().enumerate() {
+            if piece.len() > limit {
+                out.push(StdinLine::TooLong { bytes: piece.len() });
+                continue;
+            }
+            let mut line = piece.to_vec();
+            if index != last && line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            if !line.iter().all(u8::is_ascii_whitespace) {
+                out.push(StdinLine::Line(line));
+            }
+        }
+        out
+    }
+
+    /// Bytes with many line ends, carriage returns and blanks among
+    /// them. One byte vector, mapped, is much cheaper to generate than a
+    /// vector of choices.
+    fn input() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec(any::<u8>(), 0..1500).prop_map(|bytes| {
+            bytes
+                .into_iter()
+                .map(|byte| match byte % 16 {
+                    0..=1 => b'\n',
+                    2 => b'\r',
+                    3 => b' ',
+                    4..=8 => b'x',
+                    _ => byte,
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(crate::model::sse::test_support::config(128))]
+
+        #[test]
+        fn any_reads_give_the_lines_of_the_rules(
+            data in input(),
+            limit in 1..64usize,
+            sizes in prop::collection::vec(1..100usize, 1..6),
+        ) {
+            let expected = model(&data, limit);
+            let mut reads = Reads { data, sizes, at: 0, turn: 0 };
+            let mut got = Vec::new();
+            split_lines(&mut reads, limit, |line| {
+                // What is held for a line stays within the limit's reach.
+                if let StdinLine::Line(bytes) = &line {
+                    assert!(bytes.len() <= limit);
+                    assert!(bytes.capacity() <= 2 * limit.max(8), "{}", bytes.capacity());
+                }
+                got.push(line);
+                true
+            });
+            prop_assert_eq!(got, expected);
+        }
+
+        #[test]
+        fn delivery_stops_when_the_receiver_is_gone(
+            data in input(), stop_after in 0..10usize,
+        ) {
+            let available = model(&data, 64).len();
+            let mut delivered = 0;
+            split_lines(&mut &data[..], 64, |_| {
+                delivered += 1;
+                delivered <= stop_after
+            });
+            prop_assert_eq!(delivered, available.min(stop_after + 1));
+        }
+    }
+
+    /// A line far over the limit is counted as it passes, not held. Run in
+    /// a process of its own, so that the memory measured is this test's.
+    #[test]
+    fn an_endless_line_is_counted_not_held() {
+        const CHILD: &str = "AGENT_TEST_READER_MEMORY_CHILD";
+        const NAME: &str = "protocol::reader::properties::an_endless_line_is_counted_not_held";
+        if std::env::var_os(CHILD).is_none() {
+            let output = std::process::Command::new(std::env::current_exe().unwrap())
+                .args(["--exact", NAME, "--nocapture", "--test-threads=1"])
+                .env(CHILD, "1")
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert!(
+                output.status.success() && stdout.contains("held at most"),
+                "{stdout}{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            return;
+        }
+        fn resident_kib() -> Option<usize> {
+            let status = std::fs::read_to_string("/proc/self/status").ok()?;
+            let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+            line.split_whitespace().nth(1)?.parse().ok()
+        }
+        struct Endless {
+            left: usize,
+            reads: usize,
+            start: Option<usize>,
+            peak: usize,
+        }
+        impl Read for Endless {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                self.reads += 1;
+                if self.reads.is_multiple_of(64) {
+                    self.peak = self.peak.max(resident_kib().unwrap_or(0));
+                }
+                let size = buf.len().min(self.left);
+                buf[..size].fill(b'x');
+                self.left -= size;
+                Ok(size)
+            }
+        }
+        const TOTAL: usize = 32 * 1024 * 1024;
+        let mut input = Endless {
+            left: TOTAL,
+            reads: 0,
+            start: resident_kib(),
+            peak: 0,
+        };
+        let mut lines = Vec::new();
+        split_lines(&mut input, MAX_COMMAND_LINE_BYTES, |line| {
+            lines.push(line);
+            true
+        });
+        assert_eq!(lines, [StdinLine::TooLong { bytes: TOTAL }]);
+        if let Some(start) = input.start {
+            let grown = input.peak.saturating_sub(start);
+            // The line buffer may reach the 1 MiB limit before it is let
+            // go; holding the whole line would be 32 MiB.
+            assert!(grown < 8 * 1024, "grew by {grown} KiB");
+            println!("held at most {grown} KiB more");
+        } else {
+            println!("held at most: not measured, no /proc");
+        }
+    }
+}

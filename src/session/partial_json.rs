@@ -299,3 +299,204 @@ mod tests {
         assert!(object.feed(r#"["content", "x"]"#).is_empty());
     }
 }
+
+/// Generated, cut, mutated and random text.
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+    use serde_json::{Map, Value};
+
+    use super::*;
+
+    /// `text` fed in pieces cut at the given char positions.
+    fn feed_split(text: &str, cuts: &[prop::sample::Index]) -> Vec<Vec<Piece>> {
+        let boundaries: Vec<usize> = text
+            .char_indices()
+            .map(|(at, _)| at)
+            .chain([text.len()])
+            .collect();
+        let mut points: Vec<usize> = cuts.iter().map(|cut| *cut.get(&boundaries)).collect();
+        points.sort_unstable();
+        let mut object = PartialObject::default();
+        let mut fed = Vec::new();
+        let mut start = 0;
+        for point in points.into_iter().chain([text.len()]) {
+            fed.push(object.feed(&text[start..point]));
+            start = point;
+        }
+        fed
+    }
+
+    /// Each string value's key and text, in order, and the keys whose
+    /// value ended.
+    fn collect(fed: &[Vec<Piece>]) -> (Vec<(String, String)>, Vec<String>) {
+        let mut texts: Vec<(String, String)> = Vec::new();
+        let mut ends = Vec::new();
+        let mut open = false;
+        for piece in fed.iter().flatten() {
+            let key = match piece {
+                Piece::Text { key, .. } | Piece::End { key } => key,
+            };
+            if !open {
+                texts.push((key.clone(), String::new()));
+            }
+            match piece {
+                Piece::Text { text, .. } => {
+                    open = true;
+                    texts.last_mut().unwrap().1.push_str(text);
+                }
+                Piece::End { key } => {
+                    open = false;
+                    ends.push(key.clone());
+                }
+            }
+        }
+        (texts, ends)
+    }
+
+    /// Output per feed is bounded by what was fed: decoded text is never
+    /// longer than twice its input (`\q` becomes U+FFFD, three bytes), and
+    /// a piece carries a key already read.
+    fn assert_bounded(text: &str, cuts: &[prop::sample::Index]) {
+        let fed = feed_split(text, cuts);
+        let total: usize = fed
+            .iter()
+            .flatten()
+            .map(|piece| match piece {
+                Piece::Text { text, .. } => text.len(),
+                Piece::End { .. } => 0,
+            })
+            .sum();
+        assert!(total <= 2 * text.len() + 3, "{total} from {}", text.len());
+        for piece in fed.iter().flatten() {
+            let (Piece::Text { key, .. } | Piece::End { key }) = piece;
+            assert!(key.len() <= text.len());
+        }
+        let pieces: usize = fed.iter().map(Vec::len).sum();
+        assert!(pieces <= text.chars().count() + fed.len());
+    }
+
+    fn key() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::char::range('a', 'z'), 1..6)
+            .prop_map(|chars| chars.into_iter().collect())
+    }
+
+    fn string() -> impl Strategy<Value = String> {
+        crate::model::sse::test_support::text()
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            string().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<bool>().prop_map(Value::from),
+            Just(Value::Null),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                prop::collection::vec((key(), inner), 0..4)
+                    .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn object() -> impl Strategy<Value = Map<String, Value>> {
+        prop::collection::vec((key(), value()), 0..6).prop_map(|pairs| pairs.into_iter().collect())
+    }
+
+    /// JSON with every non-ASCII character written as `\uXXXX` (surrogate
+    /// pairs for the astral ones), as some models write it.
+    fn ascii_json(value: &Value) -> String {
+        let mut out = String::new();
+        for c in value.to_string().chars() {
+            if c.is_ascii() {
+                out.push(c);
+            } else {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(crate::model::sse::test_support::config(64))]
+
+        #[test]
+        fn an_object_split_anywhere_gives_its_string_values(
+            object in object(), ascii in any::<bool>(), pretty in any::<bool>(),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..24)
+        ) {
+            let value = Value::Object(object.clone());
+            let text = match (ascii, pretty) {
+                (true, _) => ascii_json(&value),
+                (false, true) => serde_json::to_string_pretty(&value).unwrap_or_default(),
+                (false, false) => value.to_string(),
+            };
+            let strings: Vec<(String, String)> = object
+                .iter()
+                .filter_map(|(key, value)| Some((key.clone(), value.as_str()?.to_owned())))
+                .collect();
+            let (texts, ends) = collect(&feed_split(&text, &cuts));
+            prop_assert_eq!(&texts, &strings);
+            let keys: Vec<String> = strings.into_iter().map(|(key, _)| key).collect();
+            prop_assert_eq!(ends, keys);
+            assert_bounded(&text, &cuts);
+        }
+
+        #[test]
+        fn a_cut_object_gives_a_prefix_of_its_string_values(
+            object in object(), cut in any::<prop::sample::Index>(),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8)
+        ) {
+            let text = Value::Object(object).to_string();
+            let (all, all_ends) = collect(&feed_split(&text, &[]));
+            let boundaries: Vec<usize> = text.char_indices().map(|(at, _)| at).chain([text.len()]).collect();
+            let short = &text[..*cut.get(&boundaries)];
+            let (texts, ends) = collect(&feed_split(short, &cuts));
+            prop_assert!(ends.len() <= all_ends.len() && ends[..] == all_ends[..ends.len()]);
+            prop_assert!(texts.len() <= all.len());
+            for (index, (key, text)) in texts.iter().enumerate() {
+                prop_assert_eq!(key, &all[index].0);
+                prop_assert!(all[index].1.starts_with(text.as_str()));
+            }
+        }
+
+        #[test]
+        fn mutated_and_random_text_never_panics_and_stays_bounded(
+            object in object(),
+            edits in prop::collection::vec((any::<prop::sample::Index>(), prop_oneof![
+                Just('"'), Just('\\'), Just('{'), Just('}'), Just('['), Just(']'), Just(','),
+                Just(':'), Just('u'), Just('d'), Just('8'), any::<char>()
+            ], any::<bool>()), 1..8),
+            random in prop::collection::vec(any::<char>(), 0..64),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..16)
+        ) {
+            let mut chars: Vec<char> = Value::Object(object).to_string().chars().collect();
+            for (at, c, insert) in edits {
+                let at = at.index(chars.len() + 1);
+                if insert || at == chars.len() {
+                    chars.insert(at, c);
+                } else {
+                    chars[at] = c;
+                }
+            }
+            let mutated: String = chars.into_iter().collect();
+            assert_bounded(&mutated, &cuts);
+            let random: String = random.into_iter().collect();
+            assert_bounded(&random, &cuts);
+            assert_bounded(&format!("{{\"content\": \"{random}"), &cuts);
+        }
+    }
+
+    #[test]
+    fn a_long_escape_run_stays_bounded() {
+        let text = format!("{{\"content\":\"{}\"}}", "\\ud83d".repeat(10_000));
+        assert_bounded(&text, &[]);
+        let (texts, _) = collect(&feed_split(&text, &[]));
+        assert_eq!(texts, [("content".to_owned(), "\u{FFFD}".repeat(10_000))]);
+    }
+}

@@ -65,54 +65,151 @@ impl WebSettings {
 
     async fn client(&self) -> Result<&reqwest::Client, String> {
         self.client
-            .get_or_init(|| async { build_client(self.allow_hosts.clone()) })
+            .get_or_init(|| async { build_client(&self.allow_hosts) })
             .await
             .as_ref()
             .map_err(Clone::clone)
     }
 }
 
-fn build_client(allow_hosts: Arc<Vec<String>>) -> Result<reqwest::Client, String> {
-    let redirect_allow = allow_hosts.clone();
+/// The proxy variables reqwest reads (curl's names, both cases).
+const PROXY_VARIABLES: [&str; 6] = [
+    "ALL_PROXY",
+    "all_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "HTTPS_PROXY",
+    "https_proxy",
+];
+
+fn build_client(allow_hosts: &[String]) -> Result<reqwest::Client, String> {
+    // The resolver is asked for the proxy's own name too, and a proxy in
+    // the sandbox's network is usually private: it was configured by
+    // whoever set up the environment, not chosen by the model. Targets are
+    // checked in `check_target` before they are requested, so a target
+    // that happens to share the proxy's name gains nothing here.
+    let mut exempt = allow_hosts.to_vec();
+    exempt.extend(
+        PROXY_VARIABLES
+            .iter()
+            .filter_map(|name| std::env::var(name).ok())
+            .filter_map(|value| proxy_host(&value)),
+    );
     crate::model::http::client_builder()
         .map_err(|err| err.to_string())?
-        .timeout(TIMEOUT)
-        .dns_resolver(GuardedResolver { allow_hosts })
-        .redirect(reqwest::redirect::Policy::custom(move |attempt| {
-            if attempt.previous().len() >= MAX_REDIRECTS {
-                return attempt.error(format!("more than {MAX_REDIRECTS} redirects"));
-            }
-            match check_url(attempt.url(), &redirect_allow) {
-                Ok(()) => attempt.follow(),
-                Err(reason) => attempt.error(format!("redirect refused: {reason}")),
-            }
-        }))
+        .dns_resolver(GuardedResolver {
+            exempt: Arc::new(exempt),
+        })
+        // Redirects are followed in `fetch_page`, which checks each
+        // target before it is requested.
+        .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|err| err.to_string())
 }
 
+/// The host of a proxy variable's value, which may leave out the scheme
+/// (`proxy:3128`), as reqwest accepts it.
+fn proxy_host(value: &str) -> Option<String> {
+    let value = value.trim();
+    if value.is_empty() {
+        return None;
+    }
+    let url = if value.contains("://") {
+        reqwest::Url::parse(value)
+    } else {
+        reqwest::Url::parse(&format!("http://{value}"))
+    };
+    let url = url.ok()?;
+    let host = url.host_str()?;
+    Some(
+        host.trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_ascii_lowercase(),
+    )
+}
+
 pub async fn fetch(args: FetchArgs, ctx: &ToolContext) -> ToolOutput {
-    let url = match reqwest::Url::parse(args.url.trim()) {
+    // A cancel must end the session within two seconds; a silent server
+    // would otherwise hold the turn for the whole timeout.
+    tokio::select! {
+        output = tokio::time::timeout(TIMEOUT, fetch_page(&args.url, &ctx.web)) => {
+            output.unwrap_or_else(|_| ToolOutput::fail(format!(
+                "fetching {} took longer than {} s and was stopped",
+                args.url.trim(),
+                TIMEOUT.as_secs()
+            )))
+        }
+        () = ctx.cancel.cancelled() => {
+            ToolOutput::fail("[cancelled; the fetch was stopped]")
+        }
+    }
+}
+
+async fn fetch_page(raw_url: &str, settings: &WebSettings) -> ToolOutput {
+    let mut url = match reqwest::Url::parse(raw_url.trim()) {
         Ok(url) => url,
         Err(err) => return ToolOutput::fail(format!("not a valid URL: {err}")),
     };
-    let settings = &ctx.web;
-    if let Err(reason) = check_url(&url, &settings.allow_hosts) {
+    if let Err(reason) = check_target(&url, &settings.allow_hosts).await {
         return ToolOutput::fail(format!("refused: {reason}"));
     }
     let client = match settings.client().await {
         Ok(client) => client,
         Err(err) => return ToolOutput::fail(format!("cannot set up the HTTP client: {err}")),
     };
-    let response = match client.get(url.clone()).send().await {
-        Ok(response) => response,
-        Err(err) => {
+    let mut redirects = 0;
+    let response = loop {
+        let response = match client.get(url.clone()).send().await {
+            Ok(response) => response,
+            Err(err) => {
+                return ToolOutput::fail(format!(
+                    "fetching {url} failed: {}",
+                    crate::model::http::describe_reqwest(&err)
+                ));
+            }
+        };
+        let Some(next) = redirect_target(&url, &response) else {
+            break response;
+        };
+        let next = match next {
+            Ok(next) => next,
+            Err(reason) => return ToolOutput::fail(format!("redirect refused: {reason}")),
+        };
+        redirects += 1;
+        if redirects > MAX_REDIRECTS {
             return ToolOutput::fail(format!(
-                "fetching {url} failed: {}",
-                crate::model::http::describe_reqwest(&err)
+                "fetching {url} failed: more than {MAX_REDIRECTS} redirects"
             ));
         }
+        if let Err(reason) = check_target(&next, &settings.allow_hosts).await {
+            return ToolOutput::fail(format!("redirect refused: {reason}"));
+        }
+        url = next;
     };
+    read_page(response).await
+}
+
+/// Where a redirect points, resolved against the URL that answered; `None`
+/// when the response is not one to follow (a 304, a 3xx without a
+/// `Location`), which is then shown like any page.
+fn redirect_target(
+    from: &reqwest::Url,
+    response: &reqwest::Response,
+) -> Option<Result<reqwest::Url, String>> {
+    if !matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
+        return None;
+    }
+    let location = response.headers().get(reqwest::header::LOCATION)?;
+    Some(
+        location
+            .to_str()
+            .ok()
+            .and_then(|location| from.join(location.trim()).ok())
+            .ok_or_else(|| format!("{from} redirects to an invalid location")),
+    )
+}
+
+async fn read_page(response: reqwest::Response) -> ToolOutput {
     let status = response.status();
     let final_url = response.url().to_string();
     let content_type = response
@@ -195,7 +292,9 @@ fn render(body: &[u8], content_type: &str) -> String {
     )
 }
 
-/// Scheme and literal-address checks; names are checked by the resolver.
+/// Scheme and literal-address checks. The `url` parser has already turned
+/// the other spellings of an IPv4 address (`2130706433`, `0x7f.1`,
+/// `0177.0.0.1`, `127.1`) into the dotted form, so one parse sees them all.
 fn check_url(url: &reqwest::Url, allow_hosts: &[String]) -> Result<(), String> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err(format!(
@@ -204,10 +303,9 @@ fn check_url(url: &reqwest::Url, allow_hosts: &[String]) -> Result<(), String> {
         ));
     }
     let host = url.host_str().ok_or("the URL has no host")?;
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
-    if let Ok(ip) = bare.parse::<IpAddr>()
+    if let Some(ip) = literal_address(host)
         && forbidden(ip)
-        && !allowed(bare, allow_hosts)
+        && !allowed(host, allow_hosts)
     {
         return Err(format!(
             "{ip} is a private, loopback, link-local or metadata address"
@@ -216,8 +314,49 @@ fn check_url(url: &reqwest::Url, allow_hosts: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// [`check_url`], then a name is resolved here and every address it has
+/// must be public. Without a proxy the resolver checks again at connect
+/// time (a name whose answer changes in between still cannot reach a
+/// private address); behind a proxy this is the only check, because the
+/// proxy resolves the name itself. A name that changes its answer between
+/// this look-up and the proxy's can still reach what the proxy reaches: a
+/// proxy in front of a sandbox should refuse private targets itself.
+async fn check_target(url: &reqwest::Url, allow_hosts: &[String]) -> Result<(), String> {
+    check_url(url, allow_hosts)?;
+    let host = url.host_str().ok_or("the URL has no host")?;
+    if literal_address(host).is_some() || allowed(host, allow_hosts) {
+        return Ok(());
+    }
+    let port = url.port_or_known_default().unwrap_or(80);
+    let addresses: Vec<SocketAddr> = tokio::net::lookup_host((host, port))
+        .await
+        .map_err(|err| format!("{host} could not be resolved: {err}"))?
+        .collect();
+    if addresses.is_empty() {
+        return Err(format!("{host} could not be resolved: no address"));
+    }
+    if let Some(address) = addresses.iter().find(|address| forbidden(address.ip())) {
+        return Err(format!(
+            "{host} resolves to {}, a private, loopback, link-local or metadata address",
+            address.ip()
+        ));
+    }
+    Ok(())
+}
+
+/// The address of a URL host that is a literal (IPv6 in brackets).
+fn literal_address(host: &str) -> Option<IpAddr> {
+    host.trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse()
+        .ok()
+}
+
 fn allowed(host: &str, allow_hosts: &[String]) -> bool {
-    let host = host.to_ascii_lowercase();
+    let host = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_ascii_lowercase();
     allow_hosts.contains(&host)
 }
 
@@ -247,28 +386,43 @@ fn forbidden_v4(ip: Ipv4Addr) -> bool {
 }
 
 fn forbidden_v6(ip: Ipv6Addr) -> bool {
-    if let Some(v4) = ip.to_ipv4_mapped() {
-        return forbidden_v4(v4);
-    }
     let segments = ip.segments();
-    // NAT64 (64:ff9b::/96) carries an IPv4 address in its last 32 bits.
-    if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-        let [.., high, low] = segments;
-        let v4 = Ipv4Addr::from((u32::from(high) << 16) | u32::from(low));
-        return forbidden_v4(v4);
+    let v4 = |high: u16, low: u16| Ipv4Addr::from((u32::from(high) << 16) | u32::from(low));
+    match segments {
+        // IPv4-compatible (`::127.0.0.1`, deprecated but still routed to
+        // IPv4 by some stacks; `::` and `::1` fall in here too) and
+        // IPv4-mapped (`::ffff:127.0.0.1`).
+        [0, 0, 0, 0, 0, 0 | 0xffff, high, low]
+        // IPv4-translated (`::ffff:0:127.0.0.1`, SIIT).
+        | [0, 0, 0, 0, 0xffff, 0, high, low]
+        // NAT64's well-known prefix.
+        | [0x64, 0xff9b, 0, 0, 0, 0, high, low]
+        // 6to4: a relay would carry it to the IPv4 address.
+        | [0x2002, high, low, ..] => forbidden_v4(v4(high, low)),
+        // Local-use NAT64 (64:ff9b:1::/48) translates into the local
+        // network; Teredo (2001::/32) hides its IPv4 address.
+        [0x64, 0xff9b, 1, ..] | [0x2001, 0, ..] => true,
+        [first, second, ..] => {
+            ip.is_multicast()
+                // Unique local fc00::/7.
+                || (first & 0xfe00) == 0xfc00
+                // Link-local fe80::/10 and the old site-local fec0::/10.
+                || (first & 0xff80) == 0xfe80
+                // Discard-only 100::/64.
+                || segments[..4] == [0x100, 0, 0, 0]
+                // Documentation 2001:db8::/32 and 3fff::/20.
+                || (first == 0x2001 && second == 0x0db8)
+                || (first == 0x3fff && (second & 0xf000) == 0)
+        }
     }
-    ip.is_loopback()
-        || ip.is_unspecified()
-        || ip.is_multicast()
-        || (segments[0] & 0xfe00) == 0xfc00
-        || (segments[0] & 0xffc0) == 0xfe80
-        || segments[0] == 0x2001 && segments[1] == 0x0db8
 }
 
 /// Resolves names like the system does, then drops forbidden addresses;
 /// the connection can only go to what is left.
 struct GuardedResolver {
-    allow_hosts: Arc<Vec<String>>,
+    /// Names whose addresses are not filtered: the allowed hosts and the
+    /// proxies named in the environment.
+    exempt: Arc<Vec<String>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -278,7 +432,7 @@ struct Refused(String);
 impl reqwest::dns::Resolve for GuardedResolver {
     fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
         let host = name.as_str().to_owned();
-        let exempt = allowed(&host, &self.allow_hosts);
+        let exempt = allowed(&host, &self.exempt);
         Box::pin(async move {
             let found: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
                 .await?
@@ -311,10 +465,32 @@ mod tests {
             "fd00:ec2::254",
             "::ffff:127.0.0.1",
             "64:ff9b::a9fe:a9fe",
+            "::",
+            "::127.0.0.1",
+            "::7f00:1",
+            "::10.0.0.1",
+            "::169.254.169.254",
+            "::ffff:0:127.0.0.1",
+            "2002:7f00:1::1",
+            "2002:a9fe:a9fe::",
+            "64:ff9b:1::1",
+            "2001::1",
+            "fec0::1",
+            "ff02::1",
+            "100::1",
+            "3fff::1",
         ] {
             assert!(forbidden(ip.parse().unwrap()), "{ip}");
         }
-        for ip in ["93.184.215.14", "1.1.1.1", "2606:4700::1111"] {
+        for ip in [
+            "93.184.215.14",
+            "1.1.1.1",
+            "2606:4700::1111",
+            "::ffff:1.1.1.1",
+            "64:ff9b::101:101",
+            "2002:101:101::1",
+            "2a00:1450:4001::1",
+        ] {
             assert!(!forbidden(ip.parse().unwrap()), "{ip}");
         }
     }
@@ -329,6 +505,67 @@ mod tests {
         assert!(check("http://[::1]:8080/", &[]).is_err());
         assert!(check("http://127.0.0.1:8080/", &allow).is_ok());
         assert!(check("https://example.com/", &[]).is_ok());
+    }
+
+    /// What an attacker would write for 127.0.0.1: the `url` parser turns
+    /// each into a plain address, which the literal check refuses.
+    #[test]
+    fn other_spellings_of_private_addresses_are_refused() {
+        for (url, host) in [
+            ("http://2130706433/", "127.0.0.1"),
+            ("http://0x7f000001/", "127.0.0.1"),
+            ("http://0x7f.1/", "127.0.0.1"),
+            ("http://0177.0.0.1/", "127.0.0.1"),
+            ("http://127.1/", "127.0.0.1"),
+            ("http://127.0.0.1./", "127.0.0.1"),
+            ("http://0/", "0.0.0.0"),
+            ("http://%31%32%37.0.0.1/", "127.0.0.1"),
+            ("http://0xa9.0xfe.0xa9.0xfe/", "169.254.169.254"),
+            ("http://[::127.0.0.1]/", "[::7f00:1]"),
+            ("http://[::ffff:127.0.0.1]/", "[::ffff:7f00:1]"),
+            ("http://[0:0:0:0:0:0:0:1]/", "[::1]"),
+        ] {
+            let parsed = reqwest::Url::parse(url).unwrap();
+            assert_eq!(parsed.host_str(), Some(host), "{url}");
+            let refused = check_url(&parsed, &[]).unwrap_err();
+            assert!(refused.contains("private, loopback"), "{url}: {refused}");
+        }
+    }
+
+    #[tokio::test]
+    async fn names_are_resolved_and_checked_before_a_request() {
+        let check = |url: &str| {
+            let url = reqwest::Url::parse(url).unwrap();
+            async move { check_target(&url, &["docs.internal".to_owned()]).await }
+        };
+        let refused = check("http://localhost:9/").await.unwrap_err();
+        assert!(
+            refused.starts_with("localhost resolves to ") && refused.contains("loopback"),
+            "{refused}"
+        );
+        assert!(check("http://localhost./").await.is_err());
+        // Allowed names are not looked up: a proxy may be the only one
+        // that knows them.
+        assert_eq!(check("http://docs.internal/").await, Ok(()));
+        assert_eq!(check("https://1.1.1.1/").await, Ok(()));
+    }
+
+    #[test]
+    fn proxy_hosts_are_read_with_or_without_a_scheme() {
+        assert_eq!(
+            proxy_host("http://Proxy.internal:3128"),
+            Some("proxy.internal".into())
+        );
+        assert_eq!(proxy_host("proxy:3128"), Some("proxy".into()));
+        assert_eq!(
+            proxy_host("http://user:pw@10.0.0.5:8080/"),
+            Some("10.0.0.5".into())
+        );
+        assert_eq!(
+            proxy_host("socks5://[fd00::1]:1080"),
+            Some("fd00::1".into())
+        );
+        assert_eq!(proxy_host("  "), None);
     }
 
     #[test]
