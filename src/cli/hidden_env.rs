@@ -78,9 +78,24 @@ fn is_secret(name: &OsStr, secret_names: &globset::GlobSet) -> bool {
 /// `/proc/self/exe`, no memfd), with the reason; on success this image is
 /// gone.
 pub fn reexec_without_secrets(secret_names: &globset::GlobSet) -> Result<(), String> {
+    reexec_without(|name| is_secret(name, secret_names))
+}
+
+/// [`reexec_without_secrets`] for the variables that are always secret,
+/// before the flags are parsed and the config is read: the common case
+/// (the token alone) then costs one early `execve`, not a second start.
+pub fn reexec_without_builtin_secrets() -> Result<(), String> {
+    reexec_without(|name| {
+        crate::config::BUILTIN_SECRET_VARS
+            .iter()
+            .any(|builtin| name == OsStr::new(builtin))
+    })
+}
+
+fn reexec_without(secret: impl Fn(&OsStr) -> bool) -> Result<(), String> {
     let (secret, kept): (Vars, Vars) = std::env::vars_os()
         .filter(|(name, _)| name != SECRETS_FD_VAR)
-        .partition(|(name, _)| is_secret(name, secret_names));
+        .partition(|(name, _)| secret(name));
     if secret.is_empty() {
         return Ok(());
     }
