@@ -4,6 +4,7 @@
 //! conversation and copies of the work dir.
 
 pub mod checkpoint;
+mod confined;
 pub mod durable;
 pub mod journal;
 pub mod pack;
