@@ -724,3 +724,125 @@ fn rollback_never_writes_through_a_link_put_where_a_folder_was() {
         assert_eq!(folders(&env.work), folders_before, "{hide}");
     }
 }
+
+#[test]
+fn attach_follows_the_live_turn_after_earlier_turns_ended() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(json!({"turns": [
+        {"text": "turn one done"},
+        {"tool_calls": [{"name": "ask_user", "id": "q1", "args": {"question": "Go on?"}}]},
+        {"text": "turn two done"}
+    ]}));
+    let first = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "one",
+        "--session-id",
+        "turns",
+    ]);
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    let end_of_first = first.end()["_seq"].as_u64().unwrap();
+    let checkpoint = first.of_type("checkpoint-saved").last().unwrap()["checkpoint"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // Between turns nothing is live: attach prints what is left and exits.
+    let idle = attach(&env, "turns", end_of_first).finish();
+    assert_eq!(idle.code, Some(0), "{}", idle.stderr);
+    assert!(idle.lines.is_empty(), "{:?}", idle.lines);
+
+    let mut second = env.spawn(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "two",
+        "--restore-checkpoint",
+        &checkpoint,
+    ]);
+    second.wait_for_type("hitl-request");
+    let mut late = attach(&env, "turns", end_of_first);
+    let mut full = attach(&env, "turns", 0);
+    let start = late.wait_for("the second turn's start", |_| true);
+    assert_eq!(start["type"], "session-start");
+    assert_eq!(start["_seq"].as_u64(), Some(end_of_first + 1));
+    late.wait_for_type("hitl-request");
+    full.wait_for_type("hitl-request");
+    late.send(r#"{"type":"hitl-response","id":"q1","decision":"approve","data":{"answer":"yes"}}"#);
+    let run = second.finish();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for (attached, from) in [(&mut late, end_of_first), (&mut full, 0)] {
+        attached.wait_for("the second turn's end", |e| {
+            e["type"] == "session-end" && e["_seq"] == run.end()["_seq"]
+        });
+        assert_eq!(attached.exit_code(), Some(0), "from {from}");
+        let expected: Vec<&String> = first
+            .lines
+            .iter()
+            .chain(&run.lines)
+            .filter(|line| {
+                serde_json::from_str::<Value>(line).unwrap()["_seq"]
+                    .as_u64()
+                    .unwrap()
+                    > from
+            })
+            .collect();
+        assert_eq!(
+            attached.seen.iter().collect::<Vec<_>>(),
+            expected,
+            "from {from}"
+        );
+    }
+
+    // Both turns over: from the start, everything to the last end.
+    let mut replay = attach(&env, "turns", 0);
+    replay.wait_for("the last end", |e| e["_seq"] == run.end()["_seq"]);
+    assert_eq!(replay.exit_code(), Some(0));
+    assert_eq!(replay.seen.len(), first.lines.len() + run.lines.len());
+}
+
+/// Between turns the lock may be held by the turn that just ended (still
+/// exiting) or by the next one (not written yet): attach stops for the
+/// first and waits for the second. Both are played here by this test
+/// holding the lock itself.
+#[test]
+fn attach_tells_a_turn_that_is_ending_from_one_that_is_starting() {
+    use std::io::Write;
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(json!({"turns": [{"text": "done"}]}));
+    let first = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "between",
+    ]);
+    let end = first.end()["_seq"].as_u64().unwrap();
+    let dir = agent::state::SessionDir::new(&env.state_dir(), "between");
+
+    // The ending turn: it took the lock before its session-end.
+    let lock = agent::state::lock_session(&dir).unwrap();
+    std::fs::write(dir.lock_file(), "0\n").unwrap();
+    let ending = attach(&env, "between", end).finish();
+    assert_eq!(ending.code, Some(0), "{}", ending.stderr);
+    assert!(ending.lines.is_empty());
+    drop(lock);
+
+    // The next turn: it took the lock after, and writes a moment later.
+    let lock = agent::state::lock_session(&dir).unwrap();
+    let mut waiting = attach(&env, "between", end);
+    let mut journal = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.journal())
+        .unwrap();
+    for (seq, kind) in [(end + 1, "session-start"), (end + 2, "session-end")] {
+        writeln!(journal, r#"{{"type":"{kind}","_seq":{seq}}}"#).unwrap();
+    }
+    let last = waiting.wait_for("the next turn's end", |e| e["type"] == "session-end");
+    assert_eq!(last["_seq"], end + 2);
+    assert_eq!(waiting.seen.len(), 2);
+    drop(lock);
+    assert_eq!(waiting.exit_code(), Some(0));
+}
