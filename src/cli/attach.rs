@@ -1,12 +1,19 @@
 //! `agent attach`: a new proxy invocation picks a session up. It prints the
-//! journal after `--from-seq`, follows it while the session runs, stops
-//! after `session-end`, and forwards its own stdin to the session's
-//! control socket, so commands reach the agent as if on its stdin.
+//! journal after `--from-seq`, follows the turn that is live to its
+//! `session-end`, and forwards its own stdin to the session's control
+//! socket, so commands reach the agent as if on its stdin.
+//!
+//! A journal holds every turn of the session: each user turn is a process
+//! restored from the last checkpoint, appending to it and ending with its
+//! own `session-end`. So a `session-end` ends the attach only when nothing
+//! follows it and no later turn is live: the live process's turn starts
+//! after it ([`state::lock_holder_start`]). With no turn live, attach
+//! prints what there is and exits; between two turns that is nothing.
 
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::net::UnixStream;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::protocol::reader::{MAX_COMMAND_LINE_BYTES, StdinLine, split_lines};
 use crate::protocol::tty;
@@ -16,6 +23,18 @@ const POLL: Duration = Duration::from_millis(50);
 /// A session whose lock is free and whose journal has not ended is given
 /// this long to write its last lines before attach gives up on it.
 const GRACE: Duration = Duration::from_secs(1);
+
+/// The last whole line read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Last {
+    Nothing,
+    Event,
+    /// A `session-end`, and the journal offset just after it.
+    End {
+        seq: u64,
+        offset: u64,
+    },
+}
 
 pub fn run(dir: &SessionDir, from_seq: u64) -> ExitCode {
     let _raw_input = tty::RawInputGuard::engage();
@@ -31,8 +50,12 @@ pub fn run(dir: &SessionDir, from_seq: u64) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     let mut pending: Vec<u8> = Vec::new();
     let mut offset = 0u64;
-    let mut quiet_since: Option<std::time::Instant> = None;
+    let mut last = Last::Nothing;
+    let mut quiet_since: Option<Instant> = None;
     loop {
+        // Looked at before reading: what a process wrote before it let go
+        // of the lock is in this read.
+        let live = state::is_live(dir);
         let mut chunk = Vec::new();
         let read = file
             .seek(SeekFrom::Start(offset))
@@ -46,8 +69,8 @@ pub fn run(dir: &SessionDir, from_seq: u64) -> ExitCode {
         // Only whole lines: the agent may be halfway through writing one.
         while let Some(end) = pending.iter().position(|byte| *byte == b'\n') {
             let line: Vec<u8> = pending.drain(..=end).collect();
-            let text = String::from_utf8_lossy(&line);
-            let seq = journal::seq_of(text.trim_end()).unwrap_or(0);
+            let head = journal::head_of(String::from_utf8_lossy(&line).trim_end());
+            let seq = head.map_or(0, |head| head.seq);
             // A reader that went away leaves nothing to do.
             if seq > from_seq
                 && stdout
@@ -57,15 +80,36 @@ pub fn run(dir: &SessionDir, from_seq: u64) -> ExitCode {
             {
                 return ExitCode::SUCCESS;
             }
-            if text.contains("\"type\":\"session-end\"") {
+            last = match head {
+                Some(head) if head.ends_turn => Last::End {
+                    seq,
+                    offset: offset - pending.len() as u64,
+                },
+                _ => Last::Event,
+            };
+        }
+        if !chunk.is_empty() {
+            quiet_since = None;
+            continue;
+        }
+        // A line being written follows whatever was last.
+        let last = if pending.is_empty() {
+            last
+        } else {
+            Last::Event
+        };
+        match at_end(last, live, || state::lock_holder_start(dir)) {
+            AtEnd::Wait => quiet_since = None,
+            AtEnd::Stop => {
+                if matches!(last, Last::End { seq, .. } if seq <= from_seq) {
+                    crate::diag!(
+                        "agent: no turn of the session is running and nothing follows _seq {from_seq}"
+                    );
+                }
                 return ExitCode::SUCCESS;
             }
-        }
-        if chunk.is_empty() {
-            if state::is_live(dir) {
-                quiet_since = None;
-            } else {
-                let since = *quiet_since.get_or_insert_with(std::time::Instant::now);
+            AtEnd::Quiet => {
+                let since = *quiet_since.get_or_insert_with(Instant::now);
                 if since.elapsed() > GRACE {
                     crate::diag!(
                         "agent: error: the session is not running and its journal ends without session-end (the process died); restore it from its last checkpoint"
@@ -73,8 +117,39 @@ pub fn run(dir: &SessionDir, from_seq: u64) -> ExitCode {
                     return ExitCode::from(1);
                 }
             }
-            std::thread::sleep(POLL);
         }
+        std::thread::sleep(POLL);
+    }
+}
+
+/// What attach does once it has read all the journal holds for now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AtEnd {
+    /// A turn is live: follow it.
+    Wait,
+    /// The turn that was live (or the last one) has ended.
+    Stop,
+    /// No process, and no `session-end` last: the process died, unless
+    /// its last lines are still on their way.
+    Quiet,
+}
+
+/// `live`: whether a process held the lock before the read; `holder_start`
+/// where its turn starts in the journal.
+fn at_end(last: Last, live: bool, holder_start: impl FnOnce() -> Option<u64>) -> AtEnd {
+    match last {
+        // The process that holds the lock wrote this end and is exiting,
+        // unless its turn starts at or after it: a later turn that has
+        // not written yet (or is writing where it starts: wait and see).
+        Last::End { offset, .. } => {
+            if live && holder_start().is_none_or(|start| start >= offset) {
+                AtEnd::Wait
+            } else {
+                AtEnd::Stop
+            }
+        }
+        Last::Nothing | Last::Event if live => AtEnd::Wait,
+        Last::Nothing | Last::Event => AtEnd::Quiet,
     }
 }
 
@@ -110,4 +185,39 @@ fn forward_stdin(dir: &SessionDir) {
                 true
             });
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn where_attach_stops() {
+        let end = Last::End {
+            seq: 9,
+            offset: 900,
+        };
+        let cases = [
+            // Nothing live: the last end is the end.
+            (end, false, None, AtEnd::Stop),
+            // The live process is the turn that wrote that end.
+            (end, true, Some(0), AtEnd::Stop),
+            (end, true, Some(899), AtEnd::Stop),
+            // The live process started after it: a later turn.
+            (end, true, Some(900), AtEnd::Wait),
+            (end, true, Some(1200), AtEnd::Wait),
+            (end, true, None, AtEnd::Wait),
+            (Last::Event, true, Some(0), AtEnd::Wait),
+            (Last::Nothing, true, None, AtEnd::Wait),
+            (Last::Event, false, None, AtEnd::Quiet),
+            (Last::Nothing, false, None, AtEnd::Quiet),
+        ];
+        for (last, live, start, expected) in cases {
+            assert_eq!(
+                at_end(last, live, || start),
+                expected,
+                "{last:?} live {live} start {start:?}"
+            );
+        }
+    }
 }

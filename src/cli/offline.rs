@@ -120,7 +120,7 @@ fn rollback(
         }
     }
     out.push_str(&format!(
-        "{} file(s) {} in {} to match iteration {iteration}\n",
+        "{} path(s) {} in {} to match iteration {iteration}\n",
         changes.count(),
         if dry_run { "would change" } else { "changed" },
         work_dir.display()

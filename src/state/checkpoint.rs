@@ -2,7 +2,7 @@
 //! the session from there. A checkpoint is a small manifest,
 //! `checkpoints/NNNNNN.json`, naming two objects of the content store: the
 //! conversation (a list naming one object per message) and the work dir's
-//! tree. Unchanged content is never written twice, so a checkpoint costs
+//! tree (its files, links and folders). Unchanged content is never written twice, so a checkpoint costs
 //! what changed: a message already stored by an earlier checkpoint is not
 //! stored again, and a long session does not store its history once an
 //! iteration.
@@ -17,10 +17,13 @@ use super::{SessionDir, StateError, write_private};
 use crate::model::{Message, Usage};
 use crate::protocol::events::{Mode, Todo};
 
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// Format 2 stored the conversation as one flat list of message hashes;
-/// its checkpoints still load.
-const READABLE_FORMATS: [u32; 2] = [2, FORMAT_VERSION];
+/// formats 2 and 3 stored the work dir's files and links, not its folders
+/// (see [`Tree::folders`]). Their checkpoints still load.
+const READABLE_FORMATS: [u32; 3] = [2, 3, FORMAT_VERSION];
+/// The first format whose trees record the folders.
+const FOLDERS_SINCE: u32 = 4;
 /// Messages per stored chunk of the conversation's list.
 pub const CHUNK_MESSAGES: usize = 64;
 
@@ -129,14 +132,16 @@ impl Checkpointer {
             Some(previous) => {
                 let changed = super::snapshot::compare(&previous.tree, &tree).count() as u64;
                 // Serialising and hashing a 10k-file tree costs
-                // milliseconds; most iterations change nothing.
+                // milliseconds; most iterations change nothing. A tree
+                // restored from an older format lacks the folders, so it
+                // is stored again.
                 let hash = match changed {
-                    0 => previous.hash.clone(),
-                    _ => store_json(&mut self.snapshot, &tree)?,
+                    0 if previous.tree.folders => previous.hash.clone(),
+                    _ => store_json(&mut self.snapshot, &tree.entries)?,
                 };
                 (changed, hash)
             }
-            None => (0, store_json(&mut self.snapshot, &tree)?),
+            None => (0, store_json(&mut self.snapshot, &tree.entries)?),
         };
         let conversation_hash = self.store_conversation(state)?;
         let manifest = Manifest {
@@ -240,7 +245,10 @@ pub fn load_manifest(path: &Path) -> Result<Manifest, StateError> {
 }
 
 pub fn load_tree(snapshot: &mut Snapshotter, manifest: &Manifest) -> Result<Tree, StateError> {
-    load_json(snapshot, &manifest.tree)
+    Ok(Tree {
+        entries: load_json(snapshot, &manifest.tree)?,
+        folders: manifest.format >= FOLDERS_SINCE,
+    })
 }
 
 pub fn load_conversation(
@@ -316,6 +324,7 @@ pub fn list(dir: &SessionDir) -> Result<Vec<(PathBuf, Manifest)>, StateError> {
 mod tests {
     use super::*;
     use crate::protocol::events::Mode;
+    use crate::state::snapshot::Entry;
 
     /// A session folder and a work dir in a temp folder, and a
     /// checkpointer over them.
@@ -464,5 +473,52 @@ mod tests {
         std::fs::write(&path, serde_json::to_vec(&manifest).unwrap()).unwrap();
         let err = load_manifest(&path).unwrap_err().to_string();
         assert!(err.contains("has checkpoint format 1"), "{err}");
+    }
+
+    #[test]
+    fn format_3_trees_without_folders_still_restore_and_are_stored_again() {
+        let mut fixture = Fixture::new();
+        std::fs::create_dir_all(fixture.work.join("empty")).unwrap();
+        std::fs::create_dir_all(fixture.work.join("src")).unwrap();
+        std::fs::write(fixture.work.join("src/a"), "a").unwrap();
+        let path = fixture.save(&[], 0, 0);
+        let mut manifest = load_manifest(&path).unwrap();
+        let tree = load_tree(fixture.checkpointer.snapshotter(), &manifest).unwrap();
+        assert!(tree.folders);
+        let mode = {
+            use std::os::unix::fs::PermissionsExt;
+            let meta = std::fs::metadata(fixture.work.join("empty")).unwrap();
+            meta.permissions().mode() & 0o7777
+        };
+        assert_eq!(tree.entries["empty"], Entry::Dir { mode });
+        // What format 3 wrote: files and links only.
+        let files: std::collections::BTreeMap<_, _> = tree
+            .entries
+            .into_iter()
+            .filter(|(_, entry)| !matches!(entry, Entry::Dir { .. }))
+            .collect();
+        manifest.format = 3;
+        manifest.tree = store_json(fixture.checkpointer.snapshotter(), &files).unwrap();
+        std::fs::write(&path, serde_json::to_vec(&manifest).unwrap()).unwrap();
+
+        let manifest = load_manifest(&path).unwrap();
+        let old = load_tree(fixture.checkpointer.snapshotter(), &manifest).unwrap();
+        assert!(!old.folders);
+        assert_eq!(old.entries, files);
+        std::fs::write(fixture.work.join("src/a"), "changed").unwrap();
+        std::fs::create_dir_all(fixture.work.join("made")).unwrap();
+        let changes = fixture.checkpointer.restore_files(&manifest).unwrap();
+        assert_eq!(changes.modified, ["src/a"]);
+        assert!(changes.created.is_empty() && changes.deleted.is_empty());
+        assert!(fixture.work.join("made").is_dir(), "folders left alone");
+
+        // Nothing changed since, yet the next checkpoint stores a tree
+        // with the folders instead of naming the old one.
+        let path = fixture.save(&[], 0, 1);
+        let manifest = load_manifest(&path).unwrap();
+        assert_eq!(manifest.files_changed, 0);
+        assert_eq!(manifest.format, FORMAT_VERSION);
+        let tree = load_tree(fixture.checkpointer.snapshotter(), &manifest).unwrap();
+        assert!(tree.folders && tree.entries.contains_key("made"));
     }
 }

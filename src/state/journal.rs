@@ -33,8 +33,56 @@ pub fn last_seq(path: &Path) -> u64 {
 
 /// The `_seq` of one journal line.
 pub fn seq_of(line: &str) -> Option<u64> {
-    serde_json::from_str::<serde_json::Value>(line)
-        .ok()?
-        .get("_seq")?
-        .as_u64()
+    head_of(line).map(|head| head.seq)
+}
+
+/// What a reader of the journal needs of one line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Head {
+    pub seq: u64,
+    /// A `session-end`: the end of one process's turn. A journal holds
+    /// one per turn, each turn being a process restored from the last.
+    pub ends_turn: bool,
+}
+
+pub fn head_of(line: &str) -> Option<Head> {
+    #[derive(serde::Deserialize)]
+    struct Line<'a> {
+        _seq: u64,
+        #[serde(rename = "type", borrow)]
+        kind: std::borrow::Cow<'a, str>,
+    }
+    let line: Line<'_> = serde_json::from_str(line).ok()?;
+    Some(Head {
+        seq: line._seq,
+        ends_turn: line.kind == "session-end",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heads_of_lines() {
+        let end = r#"{"type":"session-end","_seq":9,"ts":"x","exit_reason":"completed"}"#;
+        assert_eq!(
+            head_of(end),
+            Some(Head {
+                seq: 9,
+                ends_turn: true
+            })
+        );
+        // The type named inside a string is not the line's type.
+        let text = r#"{"type":"text-delta","_seq":3,"delta":"{\"type\":\"session-end\"}"}"#;
+        assert_eq!(
+            head_of(text),
+            Some(Head {
+                seq: 3,
+                ends_turn: false
+            })
+        );
+        assert_eq!(head_of("not json"), None);
+        assert_eq!(head_of(r#"{"type":"x"}"#), None);
+    }
 }

@@ -4,6 +4,7 @@
 //! conversation and copies of the work dir.
 
 pub mod checkpoint;
+mod confined;
 pub mod durable;
 pub mod journal;
 pub mod pack;
@@ -138,13 +139,16 @@ impl SessionDir {
     }
 
     /// Held (flock) by the live process: retention never removes a
-    /// session whose lock is taken, and `attach` knows it is live.
+    /// session whose lock is taken, and `attach` knows it is live. It
+    /// holds the journal's length when its holder took it (see
+    /// [`lock_holder_start`]).
     pub fn lock_file(&self) -> PathBuf {
         self.root.join("lock")
     }
 }
 
-/// Takes the session's lock for the life of the process.
+/// Takes the session's lock for the life of the process, and writes in it
+/// where this process's turn starts in the journal.
 pub fn lock_session(dir: &SessionDir) -> Result<std::fs::File, StateError> {
     let path = dir.lock_file();
     let file = std::fs::OpenOptions::new()
@@ -162,7 +166,24 @@ pub fn lock_session(dir: &SessionDir) -> Result<std::fs::File, StateError> {
             ))
         },
     )?;
+    let start = std::fs::metadata(dir.journal()).map_or(0, |meta| meta.len());
+    // Best effort: without it `attach` cannot tell a turn that is ending
+    // from one that is starting, and waits for the lock to be let go.
+    let _ = file.set_len(0).and_then(|()| {
+        std::os::unix::fs::FileExt::write_all_at(&file, format!("{start}\n").as_bytes(), 0)
+    });
     Ok(file)
+}
+
+/// Where the live process's turn starts in the journal (a byte offset):
+/// a `session-end` that ends before it belongs to an earlier turn. `None`
+/// when that cannot be read (the holder may be writing it).
+pub fn lock_holder_start(dir: &SessionDir) -> Option<u64> {
+    std::fs::read_to_string(dir.lock_file())
+        .ok()?
+        .strip_suffix('\n')?
+        .parse()
+        .ok()
 }
 
 /// Whether a live process holds the session's lock.

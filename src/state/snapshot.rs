@@ -1,13 +1,15 @@
 //! Captures the work dir into a content-addressed store and puts it back.
 //!
-//! What is captured: every regular file and symlink the walk reaches, with
-//! its mode, honouring `.gitignore`/`.ignore` (what git would not keep is
-//! build output and dependencies: big, and rebuilt by the tools anyway),
-//! leaving out `.git` (the repository is the user's own history, not the
-//! agent's to rewind) and files over a size cap (a checkpoint must not
-//! copy a database dump on every iteration). A file whose size, mtime,
+//! What is captured: every regular file, symlink and folder the walk
+//! reaches, with its mode, honouring `.gitignore`/`.ignore` (what git
+//! would not keep is build output and dependencies: big, and rebuilt by
+//! the tools anyway), leaving out `.git` (the repository is the user's own
+//! history, not the agent's to rewind) and files over a size cap (a
+//! checkpoint must not copy a database dump on every iteration). A file whose size, mtime,
 //! inode and mode are unchanged since the last scan is not read again, so
-//! a scan costs a `stat` per file plus the bytes that changed.
+//! a scan costs a `stat` per file and folder plus the bytes that changed.
+//! A folder's mtime is not kept: it changes whenever a file in it comes or
+//! goes, which the files already say.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
@@ -19,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
 use super::StateError;
+use super::confined::Confined;
 use super::pack::Pack;
 
 /// Files larger than this are not captured (and so not restored).
@@ -32,10 +35,37 @@ const RACY_WINDOW: Duration = Duration::from_secs(2);
 pub enum Entry {
     File { hash: String, mode: u32, size: u64 },
     Link { target: String },
+    Dir { mode: u32 },
 }
 
-/// Relative path (with `/`) to entry, sorted.
-pub type Tree = BTreeMap<String, Entry>;
+/// The work dir as a checkpoint keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tree {
+    /// Relative path (with `/`) to entry, sorted, so a folder comes
+    /// before what it holds.
+    pub entries: BTreeMap<String, Entry>,
+    /// Whether the folders are among the entries. Checkpoints before
+    /// format 4 kept files and links only; restoring one of those leaves
+    /// the folders alone as it did then (but for making the ones a file
+    /// needs and removing the ones a removed file leaves empty).
+    pub folders: bool,
+}
+
+impl Tree {
+    /// A tree of the current format.
+    pub fn new() -> Self {
+        Tree {
+            entries: BTreeMap::new(),
+            folders: true,
+        }
+    }
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        Tree::new()
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Stamp {
@@ -65,7 +95,9 @@ pub struct ScanStats {
     pub skipped_large: usize,
 }
 
-/// What restoring a tree changes in the work dir.
+/// What restoring a tree changes in the work dir, as paths relative to
+/// it; a folder's ends with `/`. Deletions are in the order they are made,
+/// what a folder holds before the folder.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Changes {
     pub created: Vec<String>,
@@ -110,16 +142,21 @@ impl Snapshotter {
             let Some(kind) = entry.file_type() else {
                 continue;
             };
-            if kind.is_dir() {
-                continue;
-            }
             let path = entry.path();
             let Some(relative) = relative(&self.work_dir, path) else {
                 continue;
             };
+            if kind.is_dir() {
+                // Gone between the walk and now: not part of this state.
+                if let Ok(meta) = entry.metadata() {
+                    let mode = meta.permissions().mode() & 0o7777;
+                    tree.entries.insert(relative, Entry::Dir { mode });
+                }
+                continue;
+            }
             if kind.is_symlink() {
                 let target = std::fs::read_link(path).map_err(|err| StateError::io(path, err))?;
-                tree.insert(
+                tree.entries.insert(
                     relative,
                     Entry::Link {
                         target: target.to_string_lossy().into_owned(),
@@ -161,7 +198,7 @@ impl Snapshotter {
                     hash
                 }
             };
-            tree.insert(
+            tree.entries.insert(
                 relative,
                 Entry::File {
                     hash,
@@ -228,75 +265,85 @@ impl Snapshotter {
 
     /// Puts the work dir back to `target`: changed files rewritten,
     /// files that are not in it removed, missing ones recreated, modes
-    /// and links as they were. Ignored and oversized files are left alone.
+    /// and links as they were; the same for folders (of a tree that
+    /// records them), a folder made since removed once what it held is.
+    /// Ignored and oversized files are left alone, and so is a folder
+    /// that still holds some. Nothing is written through a link: see
+    /// [`super::confined`].
     pub fn restore(&mut self, target: &Tree) -> Result<Changes, StateError> {
         let (current, _) = self.scan()?;
         let changes = compare(&current, target);
-        for path in &changes.deleted {
-            let full = self.work_dir.join(path);
-            std::fs::remove_file(&full).map_err(|err| StateError::io(&full, err))?;
-            self.known.remove(path);
-            remove_empty_parents(&self.work_dir, &full);
+        if changes.is_empty() {
+            return Ok(changes);
         }
-        for path in changes.created.iter().chain(&changes.modified) {
-            let Some(entry) = target.get(path) else {
+        let mut work = Confined::open(&self.work_dir)?;
+        // What a folder holds sorts after it: in reverse, it goes first.
+        for (path, entry) in current.entries.iter().rev() {
+            if target.entries.contains_key(path) {
                 continue;
-            };
-            let full = self.work_dir.join(path);
-            self.put(&full, entry)?;
+            }
+            match entry {
+                Entry::Dir { .. } if target.folders => {
+                    work.remove_folder(path)?;
+                }
+                Entry::Dir { .. } => {}
+                Entry::File { .. } | Entry::Link { .. } => {
+                    work.remove_file(path)?;
+                    self.known.remove(path);
+                    if !target.folders {
+                        remove_empty_parents(&mut work, path)?;
+                    }
+                }
+            }
+        }
+        // A folder before what it holds.
+        for (path, entry) in &target.entries {
+            if current.entries.get(path) == Some(entry) {
+                continue;
+            }
+            match entry {
+                Entry::Dir { mode } => work.put_folder(path, *mode)?,
+                Entry::Link { target } => work.put_link(path, target)?,
+                Entry::File { hash, mode, .. } => {
+                    let bytes = self.load_bytes(hash)?;
+                    // No fsync per file: the file system is synced once
+                    // at the end.
+                    work.put_file(path, &bytes, *mode)?;
+                }
+            }
             self.known.remove(path);
         }
-        if !changes.is_empty()
-            && let Ok(root) = std::fs::File::open(&self.work_dir)
-        {
+        work.finish()?;
+        if let Ok(root) = std::fs::File::open(&self.work_dir) {
             let _ = rustix::fs::syncfs(&root);
         }
         Ok(changes)
     }
-
-    fn put(&mut self, full: &Path, entry: &Entry) -> Result<(), StateError> {
-        if let Some(dir) = full.parent() {
-            std::fs::create_dir_all(dir).map_err(|err| StateError::io(dir, err))?;
-        }
-        // Whatever is there (a file, a link, a folder in the way) goes.
-        if let Ok(meta) = std::fs::symlink_metadata(full) {
-            let removed = if meta.is_dir() {
-                std::fs::remove_dir_all(full)
-            } else {
-                std::fs::remove_file(full)
-            };
-            removed.map_err(|err| StateError::io(full, err))?;
-        }
-        match entry {
-            Entry::Link { target } => {
-                std::os::unix::fs::symlink(target, full).map_err(|err| StateError::io(full, err))
-            }
-            Entry::File { hash, mode, .. } => {
-                let bytes = self.load_bytes(hash)?;
-                // No fsync per file: `restore` syncs the file system once
-                // at the end.
-                super::write_private(full, &bytes, false)?;
-                std::fs::set_permissions(full, std::fs::Permissions::from_mode(*mode))
-                    .map_err(|err| StateError::io(full, err))
-            }
-        }
-    }
 }
 
-/// Files that differ between two trees, seen from `current` going to
-/// `target`.
+/// What differs between two trees, seen from `current` going to
+/// `target`. Folders count only when both trees record them.
 pub fn compare(current: &Tree, target: &Tree) -> Changes {
-    let mut changes = Changes::default();
-    for (path, entry) in target {
-        match current.get(path) {
-            None => changes.created.push(path.clone()),
-            Some(existing) if existing != entry => changes.modified.push(path.clone()),
-            Some(_) => {}
+    let folders = current.folders && target.folders;
+    let shown = |path: &str, entry: &Entry| -> Option<String> {
+        match entry {
+            Entry::Dir { .. } if !folders => None,
+            Entry::Dir { .. } => Some(format!("{path}/")),
+            Entry::File { .. } | Entry::Link { .. } => Some(path.to_owned()),
         }
+    };
+    let mut changes = Changes::default();
+    for (path, entry) in &target.entries {
+        let list = match current.entries.get(path) {
+            None => &mut changes.created,
+            Some(existing) if existing != entry => &mut changes.modified,
+            Some(_) => continue,
+        };
+        list.extend(shown(path, entry));
     }
-    for path in current.keys() {
-        if !target.contains_key(path) {
-            changes.deleted.push(path.clone());
+    for (path, entry) in current.entries.iter().rev() {
+        if !target.entries.contains_key(path) {
+            changes.deleted.extend(shown(path, entry));
         }
     }
     changes
@@ -319,18 +366,17 @@ fn relative(root: &Path, path: &Path) -> Option<String> {
     (!text.is_empty()).then(|| text.to_owned())
 }
 
-/// Folders emptied by a deletion go too, up to the work dir.
-fn remove_empty_parents(root: &Path, file: &Path) {
-    let mut dir = file.parent();
-    while let Some(current) = dir {
-        if current == root || !current.starts_with(root) {
+/// Folders emptied by a deletion go too, up to the work dir (for trees
+/// that do not record folders).
+fn remove_empty_parents(work: &mut Confined, file: &str) -> Result<(), StateError> {
+    let mut path = file;
+    while let Some((parent, _)) = path.rsplit_once('/') {
+        if !work.remove_folder(parent)? {
             break;
         }
-        if std::fs::remove_dir(current).is_err() {
-            break;
-        }
-        dir = current.parent();
+        path = parent;
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -353,8 +399,8 @@ mod tests {
         let mut snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
         let (tree, stats) = snap.scan().unwrap();
         assert_eq!(
-            tree.keys().collect::<Vec<_>>(),
-            [".gitignore", "keep.sh", "link", "src/a.txt"]
+            tree.entries.keys().collect::<Vec<_>>(),
+            [".gitignore", "keep.sh", "link", "src", "src/a.txt"]
         );
         assert_eq!(stats.hashed, 3);
 
@@ -366,7 +412,10 @@ mod tests {
         let changes = snap.restore(&tree).unwrap();
         assert_eq!(changes.created, ["keep.sh"]);
         assert_eq!(changes.modified, ["src/a.txt"]);
-        assert_eq!(changes.deleted, ["fresh/dir/x", "new.txt"]);
+        assert_eq!(
+            changes.deleted,
+            ["new.txt", "fresh/dir/x", "fresh/dir/", "fresh/"]
+        );
         assert_eq!(
             std::fs::read_to_string(work.join("src/a.txt")).unwrap(),
             "a"
@@ -383,5 +432,86 @@ mod tests {
             "obj"
         );
         assert!(snap.diff(&tree).unwrap().is_empty());
+    }
+
+    /// A work dir with an empty folder, a closed one and a nested one.
+    fn folders_fixture() -> (tempfile::TempDir, PathBuf, Snapshotter) {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(work.join("empty")).unwrap();
+        std::fs::create_dir_all(work.join("nested/inner")).unwrap();
+        std::fs::write(work.join("nested/inner/f"), "f").unwrap();
+        std::fs::create_dir_all(work.join("closed")).unwrap();
+        std::fs::write(work.join("closed/c"), "c").unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o500))
+            .unwrap();
+        let snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
+        (root, work, snap)
+    }
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::symlink_metadata(path)
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o7777
+    }
+
+    #[test]
+    fn folders_come_back_with_their_modes_and_new_ones_go() {
+        let (_root, work, mut snap) = folders_fixture();
+        let (tree, _) = snap.scan().unwrap();
+        assert_eq!(tree.entries["closed"], Entry::Dir { mode: 0o500 });
+
+        std::fs::remove_dir(work.join("empty")).unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        std::fs::write(work.join("closed/later"), "l").unwrap();
+        std::fs::remove_dir_all(work.join("nested/inner")).unwrap();
+        std::fs::create_dir_all(work.join("made/deeper")).unwrap();
+        let (now, _) = snap.scan().unwrap();
+        let changes = compare(&now, &tree);
+        assert_eq!(
+            changes.created,
+            ["empty/", "nested/inner/", "nested/inner/f"]
+        );
+        assert_eq!(changes.modified, ["closed/"]);
+        assert_eq!(changes.deleted, ["made/deeper/", "made/", "closed/later"]);
+
+        assert_eq!(snap.restore(&tree).unwrap(), changes);
+        assert!(work.join("empty").is_dir() && !work.join("made").exists());
+        assert_eq!(mode(&work.join("closed")), 0o500);
+        assert!(!work.join("closed/later").exists());
+        assert!(snap.diff(&tree).unwrap().is_empty());
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+    }
+
+    #[test]
+    fn a_tree_without_folders_leaves_them_alone() {
+        let (_root, work, mut snap) = folders_fixture();
+        let (mut tree, _) = snap.scan().unwrap();
+        // What formats 2 and 3 stored.
+        tree.entries
+            .retain(|_, entry| !matches!(entry, Entry::Dir { .. }));
+        tree.folders = false;
+        std::fs::create_dir_all(work.join("made")).unwrap();
+        std::fs::write(work.join("made/new"), "n").unwrap();
+        std::fs::create_dir_all(work.join("also-made")).unwrap();
+        std::fs::remove_dir_all(work.join("nested")).unwrap();
+        let changes = snap.restore(&tree).unwrap();
+        assert_eq!(changes.created, ["nested/inner/f"]);
+        assert_eq!(changes.deleted, ["made/new"]);
+        // As before: a folder a removed file leaves empty goes, others stay.
+        assert!(!work.join("made").exists());
+        assert!(work.join("also-made").is_dir() && work.join("empty").is_dir());
+        assert_eq!(read(&work.join("nested/inner/f")), "f");
+        assert_eq!(mode(&work.join("closed")), 0o500);
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+    }
+
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap()
     }
 }

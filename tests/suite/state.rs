@@ -535,7 +535,7 @@ fn offline_checkpoints_list_and_rollback_with_dry_run() {
     assert_eq!(
         said,
         format!(
-            "create gone.txt\nmodify existing.txt\ndelete new.txt\n3 file(s) would change in {} to match iteration 0\n",
+            "create gone.txt\nmodify existing.txt\ndelete new.txt\n3 path(s) would change in {} to match iteration 0\n",
             env.work.display()
         )
     );
@@ -557,4 +557,292 @@ fn offline_checkpoints_list_and_rollback_with_dry_run() {
         .output()
         .unwrap();
     assert_eq!(missing.status.code(), Some(2));
+}
+
+/// Every folder of the work dir (but .git) with its mode.
+fn folders(work: &Path) -> BTreeMap<String, u32> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut found = BTreeMap::new();
+    let mut stack = vec![work.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() && entry.file_name() != ".git" {
+                let relative = path.strip_prefix(work).unwrap().display().to_string();
+                found.insert(relative, meta.permissions().mode() & 0o7777);
+                stack.push(path);
+            }
+        }
+    }
+    found
+}
+
+fn chmod(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// An empty folder, a private one, an open one, a nested one.
+fn seed_folders(work: &Path) {
+    std::fs::create_dir_all(work.join("empty")).unwrap();
+    std::fs::create_dir_all(work.join("private")).unwrap();
+    std::fs::write(work.join("private/a.txt"), "a\n").unwrap();
+    chmod(&work.join("private"), 0o700);
+    std::fs::create_dir_all(work.join("open/inner")).unwrap();
+    std::fs::write(work.join("open/inner/b.txt"), "b\n").unwrap();
+    chmod(&work.join("open"), 0o755);
+}
+
+#[test]
+fn rollback_puts_the_folder_tree_back() {
+    for target in [1u64, 0] {
+        let env = TestEnv::new("http://127.0.0.1:9/unused");
+        seed_folders(&env.work);
+        let (files_before, folders_before) = (files(&env.work), folders(&env.work));
+        let script = env.script(json!({"turns": [
+            {"tool_calls": [{"name": "exec", "args": {"command":
+                "rmdir empty && mkdir newdir && chmod 0755 private && chmod 0700 open"}}]},
+            {"tool_calls": [{"name": "exec", "args": {"command": format!(
+                "rmdir newdir && mkdir later && mkdir -p made/deep && echo x > made/deep/f && chmod 0750 private && echo waiting; {GATE}")}}]},
+            {"text": "done"}
+        ]}));
+        let mut agent = env.spawn(&[
+            "--script",
+            script.to_str().unwrap(),
+            "--prompt",
+            "reshape folders",
+        ]);
+        agent.wait_for("checkpoint 1", |e| {
+            e["type"] == "checkpoint-saved" && e["iteration"] == 1
+        });
+        let after_first = folders(&env.work);
+        agent.wait_for("the gated command", |e| {
+            e["type"] == "exec-log" && e["data"] == "waiting\n"
+        });
+        agent.send(&format!(r#"{{"type":"rollback","iteration":{target}}}"#));
+        let run = agent.finish();
+        assert_eq!(run.exit_reason(), "rolled-back", "{}", run.stderr);
+        let expected = if target == 1 {
+            after_first
+        } else {
+            folders_before
+        };
+        assert_eq!(folders(&env.work), expected, "folders at {target}");
+        assert_eq!(files(&env.work), files_before, "files at {target}");
+    }
+}
+
+#[test]
+fn offline_rollback_puts_the_folder_tree_back() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    seed_folders(&env.work);
+    let (files_before, folders_before) = (files(&env.work), folders(&env.work));
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "exec", "args": {"command":
+            "rmdir empty && mkdir -p newdir/deeper && chmod 0755 private && rm -rf open/inner"}}]},
+        {"text": "done"}
+    ]}));
+    let run = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "folders",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let dry = env
+        .plain_command(&[
+            "rollback",
+            "--session-id",
+            "folders",
+            "--iteration",
+            "0",
+            "--dry-run",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(dry.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(dry.stdout).unwrap(),
+        format!(
+            "create empty/\ncreate open/inner/\ncreate open/inner/b.txt\nmodify private/\n\
+             delete newdir/deeper/\ndelete newdir/\n6 path(s) would change in {} to match iteration 0\n",
+            env.work.display()
+        )
+    );
+    let done = env
+        .plain_command(&["rollback", "--session-id", "folders", "--iteration", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        done.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert_eq!(folders(&env.work), folders_before);
+    assert_eq!(files(&env.work), files_before);
+}
+
+#[test]
+fn rollback_never_writes_through_a_link_put_where_a_folder_was() {
+    // The second command also hides the link from the scan: a dir-only
+    // pattern re-includes `sub` as a folder but ignores it as a link.
+    for hide in ["", " && printf 'sub\\n!sub/\\n' > .gitignore"] {
+        let env = TestEnv::new("http://127.0.0.1:9/unused");
+        let outside = env.root.path().join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::create_dir_all(env.work.join("sub/deeper")).unwrap();
+        std::fs::write(env.work.join("sub/file"), "inside\n").unwrap();
+        std::fs::write(env.work.join("sub/deeper/more"), "more\n").unwrap();
+        let (files_before, folders_before) = (files(&env.work), folders(&env.work));
+        let script = env.script(json!({"turns": [
+            {"tool_calls": [{"name": "exec", "args": {"command": format!(
+                "rm -rf sub && ln -s {} sub{hide} && echo waiting; {GATE}", outside.display())}}]},
+            {"text": "done"}
+        ]}));
+        let mut agent = env.spawn(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+        agent.wait_for("the gated command", |e| {
+            e["type"] == "exec-log" && e["data"] == "waiting\n"
+        });
+        assert!(env.work.join("sub").is_symlink());
+        agent.send(r#"{"type":"rollback","iteration":0}"#);
+        let run = agent.finish();
+        assert_eq!(run.exit_reason(), "rolled-back", "{hide}: {}", run.stderr);
+        assert_eq!(
+            std::fs::read_dir(&outside).unwrap().count(),
+            0,
+            "{hide}: nothing written outside the work dir"
+        );
+        let sub = std::fs::symlink_metadata(env.work.join("sub")).unwrap();
+        assert!(sub.is_dir(), "{hide}: a real folder again");
+        let mut now = files(&env.work);
+        now.remove("go");
+        assert_eq!(now, files_before, "{hide}");
+        assert_eq!(folders(&env.work), folders_before, "{hide}");
+    }
+}
+
+#[test]
+fn attach_follows_the_live_turn_after_earlier_turns_ended() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(json!({"turns": [
+        {"text": "turn one done"},
+        {"tool_calls": [{"name": "ask_user", "id": "q1", "args": {"question": "Go on?"}}]},
+        {"text": "turn two done"}
+    ]}));
+    let first = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "one",
+        "--session-id",
+        "turns",
+    ]);
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    let end_of_first = first.end()["_seq"].as_u64().unwrap();
+    let checkpoint = first.of_type("checkpoint-saved").last().unwrap()["checkpoint"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // Between turns nothing is live: attach prints what is left and exits.
+    let idle = attach(&env, "turns", end_of_first).finish();
+    assert_eq!(idle.code, Some(0), "{}", idle.stderr);
+    assert!(idle.lines.is_empty(), "{:?}", idle.lines);
+
+    let mut second = env.spawn(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "two",
+        "--restore-checkpoint",
+        &checkpoint,
+    ]);
+    second.wait_for_type("hitl-request");
+    let mut late = attach(&env, "turns", end_of_first);
+    let mut full = attach(&env, "turns", 0);
+    let start = late.wait_for("the second turn's start", |_| true);
+    assert_eq!(start["type"], "session-start");
+    assert_eq!(start["_seq"].as_u64(), Some(end_of_first + 1));
+    late.wait_for_type("hitl-request");
+    full.wait_for_type("hitl-request");
+    late.send(r#"{"type":"hitl-response","id":"q1","decision":"approve","data":{"answer":"yes"}}"#);
+    let run = second.finish();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for (attached, from) in [(&mut late, end_of_first), (&mut full, 0)] {
+        attached.wait_for("the second turn's end", |e| {
+            e["type"] == "session-end" && e["_seq"] == run.end()["_seq"]
+        });
+        assert_eq!(attached.exit_code(), Some(0), "from {from}");
+        let expected: Vec<&String> = first
+            .lines
+            .iter()
+            .chain(&run.lines)
+            .filter(|line| {
+                serde_json::from_str::<Value>(line).unwrap()["_seq"]
+                    .as_u64()
+                    .unwrap()
+                    > from
+            })
+            .collect();
+        assert_eq!(
+            attached.seen.iter().collect::<Vec<_>>(),
+            expected,
+            "from {from}"
+        );
+    }
+
+    // Both turns over: from the start, everything to the last end.
+    let mut replay = attach(&env, "turns", 0);
+    replay.wait_for("the last end", |e| e["_seq"] == run.end()["_seq"]);
+    assert_eq!(replay.exit_code(), Some(0));
+    assert_eq!(replay.seen.len(), first.lines.len() + run.lines.len());
+}
+
+/// Between turns the lock may be held by the turn that just ended (still
+/// exiting) or by the next one (not written yet): attach stops for the
+/// first and waits for the second. Both are played here by this test
+/// holding the lock itself.
+#[test]
+fn attach_tells_a_turn_that_is_ending_from_one_that_is_starting() {
+    use std::io::Write;
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(json!({"turns": [{"text": "done"}]}));
+    let first = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "x",
+        "--session-id",
+        "between",
+    ]);
+    let end = first.end()["_seq"].as_u64().unwrap();
+    let dir = agent::state::SessionDir::new(&env.state_dir(), "between");
+
+    // The ending turn: it took the lock before its session-end.
+    let lock = agent::state::lock_session(&dir).unwrap();
+    std::fs::write(dir.lock_file(), "0\n").unwrap();
+    let ending = attach(&env, "between", end).finish();
+    assert_eq!(ending.code, Some(0), "{}", ending.stderr);
+    assert!(ending.lines.is_empty());
+    drop(lock);
+
+    // The next turn: it took the lock after, and writes a moment later.
+    let lock = agent::state::lock_session(&dir).unwrap();
+    let mut waiting = attach(&env, "between", end);
+    let mut journal = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.journal())
+        .unwrap();
+    for (seq, kind) in [(end + 1, "session-start"), (end + 2, "session-end")] {
+        writeln!(journal, r#"{{"type":"{kind}","_seq":{seq}}}"#).unwrap();
+    }
+    let last = waiting.wait_for("the next turn's end", |e| e["type"] == "session-end");
+    assert_eq!(last["_seq"], end + 2);
+    assert_eq!(waiting.seen.len(), 2);
+    drop(lock);
+    assert_eq!(waiting.exit_code(), Some(0));
 }
