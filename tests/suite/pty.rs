@@ -166,7 +166,7 @@ impl Shell {
 
     /// Types the plan's launch line: into the work dir, then `exec` the
     /// agent with `args`, so the PTY ends with the agent and carries its
-    /// exit status.
+    /// exit status (`|| exit` ends the shell if the launch fails).
     /// The line starts with what bash prints when it turns bracketed paste
     /// off (`\x1b[?2004l\r`: no newline), so the test does not depend on
     /// the bash build having that on. `more` is typed in the same write,
@@ -182,7 +182,7 @@ impl Shell {
             line.push(' ');
             line.push_str(&quote(arg));
         }
-        line.push('\n');
+        line.push_str(" || exit\n");
         line.push_str(more);
         self.type_in(&line);
     }
