@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The reference runner: what INTEGRATION-PLAN.md says a proxy does, in one
-// small file. It starts `agent` (or `agent attach`) under a real PTY, cuts
-// the PTY's output into event lines, turns each event into the front end's
-// SSE message, answers people-in-the-loop requests and writes commands
-// (inject, cancel, rollback) back to the PTY.
+// small file. It opens a real PTY on an interactive shell, as a sandbox
+// provider's PTY API does, types `cd DIR && exec agent ...` (or `agent
+// attach`), cuts the PTY's output into event lines, turns each event into
+// the front end's SSE message, answers people-in-the-loop requests and
+// writes commands (inject, cancel, rollback) back to the PTY.
 //
 // Use it as a library (`import { startAgent, attachAgent } from
 // './runner.mjs'`) or as a command line tool (`node runner.mjs --help`).
@@ -49,9 +50,10 @@ import pty from 'node-pty';
 // Reading the PTY: lines
 
 /**
- * Cuts PTY output into lines. Reads return arbitrary chunks: only complete
- * lines come out, the rest waits for the next chunk. The PTY turns `\n`
- * into `\r\n`; the `\r` is stripped. Empty lines are skipped.
+ * Cuts PTY output into lines, as INTEGRATION-PLAN.md says: split on `\n`,
+ * trim, skip empty lines. Reads return arbitrary chunks: only complete lines
+ * come out, the rest waits for the next chunk. Trimming takes the `\r` of
+ * the PTY's `\r\n` away.
  */
 export class LineSplitter {
   constructor() {
@@ -70,8 +72,8 @@ export class LineSplitter {
     for (;;) {
       const end = this.pending.indexOf('\n', start);
       if (end < 0) break;
-      const line = this.pending.slice(start, end).replace(/\r+$/, '');
-      if (line.trim() !== '') lines.push(line);
+      const line = this.pending.slice(start, end).trim();
+      if (line !== '') lines.push(line);
       start = end + 1;
     }
     this.pending = this.pending.slice(start);
@@ -80,16 +82,19 @@ export class LineSplitter {
 
   /** @returns {string[]} what is left once the stream ended (a last line without `\n`) */
   flush() {
-    const rest = this.pending.replace(/\r+$/, '');
+    const rest = this.pending.trim();
     this.pending = '';
-    return rest.trim() === '' ? [] : [rest];
+    return rest === '' ? [] : [rest];
   }
 }
 
 /**
  * Parses one line. A line that is not a JSON object with a `type` and a
- * `_seq` is a bug (the PTY merges the agent's stderr into the stream): the
- * caller logs it and goes on.
+ * `_seq` is not an event: the shell's prompt and its echo of the typed line
+ * before the agent starts, a command echoed back because it was written
+ * before the agent turned echo off (JSON, but no `_seq`), or the agent's
+ * stderr, which the PTY merges into the stream. The caller logs it and goes
+ * on.
  * @param {string} line
  * @returns {AgentEvent | null}
  */
@@ -298,13 +303,18 @@ export async function answerByFile(hitlDir, id, answer) {
  * @property {string} [apiUrl] sets `AGENT_API_URL` (the proxy's `/v1`)
  * @property {string} [apiKey] sets `AGENT_API_KEY` (the per-session token)
  * @property {string} [stateDir] sets `AGENT_STATE_DIR`
- * @property {string} [cwd] the folder the process starts in
+ * @property {string} [cwd] the folder the typed line `cd`s into (default this process's)
+ * @property {string[]} [shell] the shell the PTY runs, with its arguments
+ *   (default {@link DEFAULT_SHELL})
  * @property {boolean} [detach] start the agent in a session of its own
  *   (`setsid -w`), so that closing the PTY (the runner dying) does not send it
  *   SIGHUP, which is a cancel. `agent attach` then picks the session up.
- * @property {string} [stderrLog] with `detach`: the agent's stderr goes to
- *   this file instead of the PTY (once the runner is gone nobody reads the
- *   PTY, so diagnostics written after that would be lost anyway)
+ * @property {string} [stderrLog] the agent's stderr goes to this file
+ *   instead of the PTY; meant for `detach` (once the runner is gone nobody
+ *   reads the PTY, so diagnostics written after that would be lost anyway)
+ * @property {boolean} [waitForStart] hold commands back until the first
+ *   event (`session-start`) has come: before it, the terminal may still echo
+ *   them (default true; `attachAgent` has no such event to wait for)
  * @property {NeedsInputPolicy} [onNeedsInput] answers `hitl-request`s
  * @property {import('node:stream').Writable} [sseOut] SSE text goes here
  * @property {(message: string) => void} [log] diagnostics (default: stderr)
@@ -339,11 +349,14 @@ export async function answerByFile(hitlDir, id, answer) {
  * One agent process (or `agent attach`) under a PTY.
  *
  * Emits `event` (each parsed event, raw), `sse` (each SSE message),
- * `ack` (each `command-ack`), `garbage` (a line that is not an event),
- * `gap` ({expected, got}), and `exit` ({@link RunnerExit}).
+ * `ack` (each `command-ack`), `noise` (a line before the first event: the
+ * shell's prompt, its echo of the typed line), `garbage` (a line after it
+ * that is not an event), `gap` ({expected, got}), and `exit`
+ * ({@link RunnerExit}).
  */
 export class AgentRunner extends EventEmitter {
   /**
+   * Opens a PTY on the shell and types `cd CWD && exec FILE ARGS...`.
    * @param {string} file
    * @param {string[]} args
    * @param {RunnerOptions} options
@@ -366,23 +379,42 @@ export class AgentRunner extends EventEmitter {
     this.exited = false;
     this.log = options.log ?? ((message) => process.stderr.write(`runner: ${message}\n`));
     this.splitter = new LineSplitter();
+    this.sawEvent = false;
+    /** @type {() => void} */
+    let started = () => {};
+    /** @type {Promise<void>} settles with the first event, or at once when not waiting for it */
+    this.started =
+      options.waitForStart === false
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            started = resolve;
+          });
+    this.markStarted = started;
 
-    this.pty = pty.spawn(file, args, {
+    const cwd = options.cwd ?? process.cwd();
+    const launch = launchLine(file, args, { ...options, cwd });
+    const [shell, ...shellArgs] = options.shell ?? DEFAULT_SHELL;
+    this.pty = pty.spawn(shell, shellArgs, {
       name: 'xterm',
       cols: 200,
       rows: 50,
-      cwd: options.cwd ?? process.cwd(),
-      env: /** @type {Record<string, string>} */ (options.env),
+      cwd,
+      env: { .../** @type {Record<string, string>} */ (options.env), ...launch.env },
     });
     this.pid = this.pty.pid;
     this.pty.onData((chunk) => {
       for (const line of this.splitter.push(chunk)) this.handleLine(line);
     });
+    // Typed at once, as the plan's proxy does: a shell that is not reading
+    // yet still gets it (the terminal holds it), which is why the line is
+    // kept short.
+    this.pty.write(launch.line);
     /** @type {Promise<RunnerExit>} resolves once the process exited and its output was read */
     this.done = new Promise((resolve) => {
       this.pty.onExit(({ exitCode, signal }) => {
         for (const line of this.splitter.flush()) this.handleLine(line);
         this.exited = true;
+        this.markStarted();
         for (const waiting of this.waitingAcks.splice(0)) {
           waiting.reject(new Error(`the process exited before the ack of ${waiting.command}`));
         }
@@ -402,11 +434,23 @@ export class AgentRunner extends EventEmitter {
   handleLine(line) {
     const event = parseEventLine(line);
     if (!event) {
+      if (!this.sawEvent) {
+        // The shell's prompt and its echo of the typed line: expected.
+        this.emit('noise', line);
+        return;
+      }
       // A bug (stderr merged into the PTY, a line cut in transit): never
       // fatal for the stream.
       this.log(`not an event line, skipped: ${line.slice(0, 200)}`);
       this.emit('garbage', line);
       return;
+    }
+    if (!this.sawEvent) {
+      this.sawEvent = true;
+      this.markStarted();
+      if (this.options.waitForStart !== false && event.type !== 'session-start') {
+        this.log(`the first event is ${event.type} (_seq ${event._seq}), not session-start: lines were lost`);
+      }
     }
     // attach prints only `_seq` > --from-seq; this guards against a replay
     // overlapping what was already forwarded.
@@ -486,7 +530,13 @@ export class AgentRunner extends EventEmitter {
       };
       this.waitingAcks.push(entry);
       // One line: JSON.stringify escapes every newline inside strings.
-      this.pty.write(`${JSON.stringify(command)}\n`);
+      const line = `${JSON.stringify(command)}\n`;
+      // Written in call order once the agent has started, so the acks
+      // still come in the order of `waitingAcks`.
+      this.started.then(() => {
+        // Not once its wait timed out: its ack would answer the next one.
+        if (!this.exited && this.waitingAcks.includes(entry)) this.pty.write(line);
+      });
     });
   }
 
@@ -606,8 +656,42 @@ function buildEnv(options) {
   return env;
 }
 
+// ---------------------------------------------------------------------------
+// The launch line
+
 /**
- * The program and arguments to spawn on the PTY.
+ * The shell on the PTY when none is given. A sandbox provider's PTY runs the
+ * sandbox user's shell; here its rc files are left out, so that only its
+ * prompt and its echo of the typed line come before the agent.
+ */
+export const DEFAULT_SHELL = ['bash', '--noprofile', '--norc', '-i'];
+
+/** An argument longer than this (or with a control character) goes through the environment. */
+const TYPED_ARG_MAX = 128;
+
+/**
+ * A terminal in canonical mode keeps at most 4095 bytes of a line, and the
+ * shell may not be reading yet (in raw mode, with no such limit) when the
+ * line arrives: a longer line is cut and the shell waits forever.
+ */
+const TYPED_LINE_MAX = 4000;
+
+/**
+ * One word for a POSIX shell.
+ * @param {string} word
+ */
+export function shellQuote(word) {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The line typed into the shell: `cd CWD && exec FILE ARGS... || exit`, as
+ * INTEGRATION-PLAN.md's "Launching" says. `exec` makes the agent the PTY's
+ * process, so the PTY ends with it and carries its exit status. A long
+ * argument (the prompt) is passed as `"$AGENT_RUNNER_ARG_<n>"` and its value
+ * through the PTY's environment: the line stays short, and the terminal
+ * does not echo the text back.
  *
  * With `detach`, `setsid -w` (util-linux) runs the agent in a new session:
  * the PTY stays its stdin, stdout and stderr, but it is no longer the
@@ -618,17 +702,29 @@ function buildEnv(options) {
  * fail, it stops writing to stdout and goes on, every line still going to
  * its journal. `-w` makes the wrapper wait and exit with the agent's status,
  * so a live runner still sees the real exit code.
- * @param {string} agent
+ * @param {string} file
  * @param {string[]} args
- * @param {RunnerOptions} options
- * @returns {[string, string[]]}
+ * @param {{cwd: string, detach?: boolean, stderrLog?: string}} options
+ * @returns {{line: string, env: Record<string, string>}}
  */
-function command(agent, args, options) {
-  if (!options.detach) return [agent, args];
-  if (options.stderrLog) {
-    return ['setsid', ['-w', 'sh', '-c', 'log=$1; shift; exec "$@" 2>>"$log"', 'sh', options.stderrLog, agent, ...args]];
+export function launchLine(file, args, options) {
+  /** @type {Record<string, string>} */
+  const env = {};
+  const words = args.map((arg, index) => {
+    if (Buffer.byteLength(arg) <= TYPED_ARG_MAX && !/[\x00-\x1f\x7f]/.test(arg)) return shellQuote(arg);
+    const name = `AGENT_RUNNER_ARG_${index}`;
+    env[name] = arg;
+    return `"$${name}"`;
+  });
+  const program = options.detach ? ['setsid', '-w', shellQuote(file)] : [shellQuote(file)];
+  const redirect = options.stderrLog ? ` 2>>${shellQuote(options.stderrLog)}` : '';
+  // `|| exit`: a failed `cd` or a missing binary ends the shell with that
+  // status instead of leaving it at its prompt.
+  const line = `cd ${shellQuote(options.cwd)} && exec ${[...program, ...words].join(' ')}${redirect} || exit\n`;
+  if (Buffer.byteLength(line) > TYPED_LINE_MAX) {
+    throw new Error(`the launch line is ${Buffer.byteLength(line)} bytes, over ${TYPED_LINE_MAX}`);
   }
-  return ['setsid', ['-w', agent, ...args]];
+  return { line, env };
 }
 
 /**
@@ -638,7 +734,8 @@ function command(agent, args, options) {
  */
 export function startAgent(options) {
   const agent = options.agent ?? process.env.AGENT_BIN ?? 'agent';
-  const args = ['--prompt', options.prompt];
+  // With `=`: a message that starts with `-` is not taken for a flag.
+  const args = [`--prompt=${options.prompt}`];
   if (options.script) args.push('--script', options.script);
   if (options.model) args.push('--model', options.model);
   if (options.mode) args.push('--mode', options.mode);
@@ -650,8 +747,7 @@ export function startAgent(options) {
   if (options.blockedTools?.length) args.push('--blocked-tools', options.blockedTools.join(','));
   if (options.maxIterations) args.push('--max-iterations', String(options.maxIterations));
   args.push(...(options.args ?? []));
-  const [file, argv] = command(agent, args, options);
-  return new AgentRunner(file, argv, { ...options, env: buildEnv(options) });
+  return new AgentRunner(agent, args, { ...options, env: buildEnv(options) });
 }
 
 /**
@@ -670,6 +766,10 @@ export function attachAgent(options) {
   return new AgentRunner(agent, args, {
     ...options,
     detach: false,
+    // Nothing marks the moment attach turned echo off (it may have nothing
+    // to replay): a command written before is echoed back once (JSON
+    // without `_seq`, not an event) and still delivered.
+    waitForStart: false,
     lastSeq: options.fromSeq,
     env: buildEnv(options),
   });
@@ -682,8 +782,9 @@ const USAGE = `usage:
   node runner.mjs run [RUNNER OPTIONS] -- AGENT FLAGS...
   node runner.mjs attach --session-id ID --from-seq N [RUNNER OPTIONS]
 
-Starts the agent (run) or 'agent attach' (attach) under a PTY and writes the
-front end's SSE messages to stdout. Each line on stdin is a JSON command
+Opens a PTY on an interactive bash, types 'cd DIR && exec agent ...' (run)
+or 'exec agent attach ...' (attach) into it and writes the front end's SSE
+messages to stdout. Each line on stdin is a JSON command
 ({"type":"inject","text":"..."}, {"type":"cancel"}, a hitl-response, ...)
 written to the PTY; its command-ack is logged on stderr. The exit status is
 the agent's (or attach's).
@@ -776,8 +877,12 @@ export async function main(argv) {
     // The agent flags go as they are; startAgent's structured options are
     // for library use.
     const agent = cli.agent ?? process.env.AGENT_BIN ?? 'agent';
-    const [file, args] = command(agent, cli.agentArgs, { detach: cli.detach, stderrLog: cli.stderrLog });
-    runner = new AgentRunner(file, args, { ...common, env: buildEnv({}) });
+    runner = new AgentRunner(agent, cli.agentArgs, {
+      ...common,
+      detach: cli.detach,
+      stderrLog: cli.stderrLog,
+      env: buildEnv({}),
+    });
   } else {
     runner = attachAgent({
       ...common,

@@ -352,13 +352,15 @@ scenario('lines and SSE text', async () => {
 scenario('a program on the PTY that writes garbage and an unknown event', async () => {
   const env = await makeEnv('garbage');
   const fake = join(env.root, 'fake-agent.sh');
-  // printf writes \n; the PTY makes it \r\n. A line of diagnostics, empty
-  // lines, an event type from the future.
+  // printf writes \n; the PTY makes it \r\n. A fresh line first, as the
+  // agent writes on a terminal (the shell's last bytes need not end a line),
+  // then a line of diagnostics, empty lines, an event type from the future.
   await writeFile(
     fake,
     `#!/bin/sh
-printf '%s\\n' 'agent: warning: this is stderr merged into the PTY'
+printf '\\n'
 printf '%s\\n' '{"type":"session-start","_seq":1,"ts":"t","session_id":"fake","model":"pro","mode":"normal","tools":[],"resumed":false,"version":"0","protocol":1,"work_dir":"/"}'
+printf '%s\\n' 'agent: warning: this is stderr merged into the PTY'
 printf '\\n\\n'
 printf '%s\\n' '{"type":"weather-report","_seq":2,"ts":"t","sky":"blue"}'
 printf '%s\\n' '{"type":"session-end","_seq":3,"ts":"t","exit_reason":"completed","iterations":0,"duration_ms":1,"total_input_tokens":0,"total_output_tokens":0,"total_cached_input_tokens":0,"total_reasoning_tokens":0}'
@@ -372,9 +374,17 @@ printf '%s\\n' '{"type":"session-end","_seq":3,"ts":"t","exit_reason":"completed
   /** @type {string[]} */
   const garbage = [];
   runner.on('garbage', (line) => garbage.push(line));
+  /** @type {string[]} */
+  const noise = [];
+  runner.on('noise', (line) => noise.push(line));
   const exit = await runner.finish(WAIT_MS);
   assert.equal(exit.exitCode, 0);
   assert.deepEqual(garbage, ['agent: warning: this is stderr merged into the PTY']);
+  assert.ok(
+    noise.some((line) => line.includes(`exec ${fake}`)),
+    `the shell echoed the typed line: ${JSON.stringify(noise)}`,
+  );
+  assert.ok(!log.some((line) => line.includes('exec ')), 'the shell\'s own output is not logged as a bug');
   assert.ok(log.some((line) => line.includes('not an event line')), 'the garbage is logged');
   const sse = parseSse(sink.text);
   assert.deepEqual(
@@ -490,6 +500,35 @@ scenario('a full session through the command line, every event mapped', async ()
   assert.equal(done[0].data.iterations, 4);
   assert.equal(typeof done[0].data.totals.input_tokens, 'number');
   assert.equal(readFileSync(join(env.work, 'report.md'), 'utf8'), '# Report\n\nNo reading is above 40.\n');
+});
+
+scenario('a launch that fails ends the PTY with the shell\'s status', async () => {
+  const env = await makeEnv('missing');
+  /** @type {string[]} */
+  const log = [];
+  const missing = track(new AgentRunner(join(env.root, 'no-such-agent'), ['--prompt=x'], { env: env.env, log: quietLog(log) }));
+  assert.equal((await missing.finish(WAIT_MS)).exitCode, 127, 'exec: not found');
+});
+
+scenario('a 10 KiB prompt that starts with a dash goes through the environment, not the typed line', async () => {
+  const env = await makeEnv('long');
+  const script = await env.script([{ text: 'Read it all.' }]);
+  // A line that long, typed before the shell reads in raw mode, would be cut
+  // by the terminal's 4 KiB line buffer and leave the shell waiting.
+  const prompt = `- ${'A long message. '.repeat(640)}\nIt's "quoted" and $HOME is not expanded.`;
+  /** @type {string[]} */
+  const log = [];
+  /** @type {string[]} */
+  const noise = [];
+  const runner = track(
+    startAgent({ ...base(env, log), script, prompt, sessionId: 'long-1', workDir: env.work, config: env.config }),
+  );
+  runner.on('noise', (line) => noise.push(line));
+  const exit = await runner.finish(WAIT_MS);
+  assert.equal(exit.exitCode, 0, log.join('\n'));
+  assert.equal(runner.sse.find((m) => m.event === 'user_message')?.data.text, prompt);
+  assert.ok(!noise.some((line) => line.includes('A long message.')), 'the prompt is not echoed back');
+  checkAgainstJournal(runner.sse, env.journal('long-1'));
 });
 
 scenario('people in the loop: a question on the PTY, one by file, an approval', async () => {

@@ -47,7 +47,9 @@ pub fn run(dir: &SessionDir, from_seq: u64) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let mut stdout = std::io::stdout().lock();
+    // Launched like the agent, through a shell on a PTY: the first line
+    // replayed must not be glued to the shell's last bytes.
+    let mut stdout = tty::FreshLine::for_stdout(std::io::stdout().lock());
     let mut pending: Vec<u8> = Vec::new();
     let mut offset = 0u64;
     let mut last = Last::Nothing;

@@ -348,18 +348,7 @@ fn prepare(cli: Cli, file_config: Config, guards: Guards) -> Result<Prepared, Us
     }
     let hitl_dir = match cli.hitl_dir {
         None => None,
-        Some(dir) => {
-            let canonical = dir
-                .canonicalize()
-                .map_err(|err| usage(format!("--hitl-dir {}: {err}", dir.display())))?;
-            if !canonical.is_dir() {
-                return Err(usage(format!(
-                    "--hitl-dir {} is not a folder",
-                    dir.display()
-                )));
-            }
-            Some(canonical)
-        }
+        Some(dir) => Some(hitl_folder(&dir)?),
     };
     let state_dir = match &restore {
         Some(point) => checkpoint::session_dir_of(&point.path)
@@ -518,6 +507,38 @@ fn prepare(cli: Cli, file_config: Config, guards: Guards) -> Result<Prepared, Us
         },
         secrets,
     })
+}
+
+/// The integration plan passes `--hitl-dir /tmp/hitl` and never makes it,
+/// so a missing folder is created, private (0700, parents too). One that
+/// exists is used as it is, also through a symlink; a symlink to nothing is
+/// refused rather than followed into a folder made wherever it points.
+fn hitl_folder(dir: &Path) -> Result<PathBuf, UsageError> {
+    use std::os::unix::fs::DirBuilderExt;
+    let failed = |err: std::io::Error| usage(format!("--hitl-dir {}: {err}", dir.display()));
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() && !dir.exists() => {
+            return Err(usage(format!(
+                "--hitl-dir {} is a symlink to nothing",
+                dir.display()
+            )));
+        }
+        Ok(_) => {}
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(failed)?,
+        Err(err) => return Err(failed(err)),
+    }
+    let canonical = dir.canonicalize().map_err(failed)?;
+    if !canonical.is_dir() {
+        return Err(usage(format!(
+            "--hitl-dir {} exists and is not a folder",
+            dir.display()
+        )));
+    }
+    Ok(canonical)
 }
 
 async fn run(prepared: Prepared) -> u8 {

@@ -1,7 +1,10 @@
-//! Puts a terminal stdin into the mode a proxy driving us through a PTY
-//! needs: no echo (our own commands would come back as stdout lines) and no
-//! canonical line editing (which caps a line at 4 KiB and treats control
-//! characters as edits). Signals (Ctrl-C) stay on.
+//! What a proxy driving us through a PTY needs from the terminal: stdin in
+//! a mode with no echo (our own commands would come back as stdout lines)
+//! and no canonical line editing (which caps a line at 4 KiB and treats
+//! control characters as edits), signals (Ctrl-C) still on; and stdout
+//! starting on a line of its own.
+
+use std::io::{self, Write};
 
 use rustix::termios::{self, LocalModes, OptionalActions, SpecialCodeIndex, Termios};
 
@@ -35,5 +38,72 @@ impl Drop for RawInputGuard {
         let stdin = std::io::stdin();
         // Nothing useful can be done if this fails: the terminal is gone.
         let _ = termios::tcsetattr(&stdin, OptionalActions::Now, &self.saved);
+    }
+}
+
+/// Writes one newline before the first byte when stdout is a terminal.
+///
+/// The proxy types `cd workspace && exec agent ...` into a shell on the
+/// PTY, and the shell's last bytes before the exec need not end a line:
+/// bash turns bracketed paste off with `\x1b[?2004l\r`. A reader that
+/// splits on `\n` would glue those bytes to our first event and drop it as
+/// noise, and the first event is `session-start`. On a pipe nobody else
+/// writes, so the stream stays byte for byte what it was.
+pub struct FreshLine<W> {
+    inner: W,
+    pending: bool,
+}
+
+impl<W: Write> FreshLine<W> {
+    /// `inner` is stdout (or a lock on it).
+    pub fn for_stdout(inner: W) -> FreshLine<W> {
+        FreshLine::new(inner, termios::isatty(io::stdout()))
+    }
+
+    fn new(inner: W, on_terminal: bool) -> FreshLine<W> {
+        FreshLine {
+            inner,
+            pending: on_terminal,
+        }
+    }
+}
+
+impl<W: Write> Write for FreshLine<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.pending && !buf.is_empty() {
+            self.inner.write_all(b"\n")?;
+            self.pending = false;
+        }
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::FreshLine;
+
+    fn written(on_terminal: bool) -> Vec<u8> {
+        let mut out = FreshLine::new(Vec::new(), on_terminal);
+        out.write_all(b"").unwrap();
+        out.write_all(b"{\"_seq\":1}\n").unwrap();
+        out.write_all(b"{\"_seq\":2}\n").unwrap();
+        out.flush().unwrap();
+        out.inner
+    }
+
+    #[test]
+    fn a_terminal_gets_one_newline_before_the_first_line_only() {
+        assert_eq!(written(true), b"\n{\"_seq\":1}\n{\"_seq\":2}\n");
+    }
+
+    #[test]
+    fn a_pipe_gets_the_lines_alone() {
+        assert_eq!(written(false), b"{\"_seq\":1}\n{\"_seq\":2}\n");
     }
 }

@@ -158,7 +158,8 @@ impl EventWriter {
     }
 
     pub fn stdout(format: OutputFormat, redactor: Redactor, first_seq: u64) -> Self {
-        Self::new(Box::new(io::stdout()), format, redactor, first_seq)
+        let out = Box::new(super::tty::FreshLine::for_stdout(io::stdout()));
+        Self::new(out, format, redactor, first_seq)
     }
 
     /// From now on every event line is appended to `journal` (as JSON,

@@ -81,9 +81,7 @@ fn usage_errors_exit_2_with_a_clear_message() {
     assert!(usage_error(&[]).contains("--prompt"));
     assert!(usage_error(&["--prompt", "x", "--frobnicate"]).contains("--frobnicate"));
     assert!(usage_error(&["--prompt", "x", "--mode", "later"]).contains("later"));
-    assert!(
-        usage_error(&["--prompt", "x", "--hitl-dir", "/nonexistent/hitl"]).contains("--hitl-dir")
-    );
+    assert!(usage_error(&["--prompt", "x", "--hitl-dir", "/dev/null"]).contains("--hitl-dir"));
     assert!(
         usage_error(&["--prompt", "x", "--restore-checkpoint", "/tmp/x"])
             .contains("--restore-checkpoint")

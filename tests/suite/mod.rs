@@ -7,6 +7,7 @@ mod compaction;
 mod dist;
 mod hitl;
 mod images;
+mod launch;
 mod model_errors;
 mod pty;
 mod real_llm;
