@@ -57,8 +57,8 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Subcommand>,
 
-    /// The task for the agent.
-    #[arg(long, value_name = "TEXT")]
+    /// The task for the agent (may start with `-`).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub prompt: Option<String>,
 
     /// Model alias (pro, fast, opus, sonnet, haiku, or one from the config
@@ -88,7 +88,7 @@ pub struct Cli {
     pub max_iterations: u32,
 
     /// A summary of earlier work, given to the model as context.
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub previous_summary: Option<String>,
 
     /// Output format: json lines (default, also on a terminal) or text for people.

@@ -145,3 +145,22 @@ fn bad_config_file_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("max_attempts"));
 }
+
+#[test]
+fn a_prompt_may_start_with_a_dash() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(serde_json::json!({"turns": [{"text": "ok"}]}));
+    let run = env.run(&[
+        "--script",
+        script.to_str().unwrap(),
+        "--prompt",
+        "- fix the list; --help is not a flag here",
+        "--previous-summary",
+        "-x earlier work",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.one("user-message")["text"],
+        "- fix the list; --help is not a flag here"
+    );
+}
