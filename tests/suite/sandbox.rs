@@ -535,10 +535,20 @@ fn a_command_of_the_same_user_cannot_read_the_agents_memory() {
             .status()
             .unwrap();
         assert!(status.success());
+        // A copy the user can reach: the checkout may sit below a folder
+        // only root may enter.
+        let binary = env.root.path().join("agent");
+        std::fs::copy(command.get_program(), &binary).unwrap();
+        let status = std::process::Command::new("chown")
+            .args(["65534:65534"])
+            .arg(&binary)
+            .status()
+            .unwrap();
+        assert!(status.success());
         let mut wrapped = std::process::Command::new("setpriv");
         wrapped
             .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-            .arg(command.get_program())
+            .arg(&binary)
             .args(command.get_args());
         for (name, value) in command.get_envs() {
             match value {
