@@ -26,8 +26,8 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 
 use landlock::{
-    ABI, Access, AccessFs, BitFlags, CompatLevel, Compatible, PathBeneath, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, RulesetStatus, Scope,
+    ABI, Access, AccessFs, BitFlags, LandlockStatus, PathBeneath, RestrictSelf, Ruleset,
+    RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
 };
 use rustix::fs::{FileType, Mode, OFlags};
 use serde::{Deserialize, Serialize};
@@ -136,29 +136,19 @@ impl Sandbox {
     }
 }
 
-/// The highest ABI the kernel accepts, tried from the newest down; each
-/// try is one `landlock_create_ruleset` call.
+/// The kernel's Landlock ABI version, asked of the kernel itself: a
+/// `RestrictSelf` with nothing to enforce makes no restricting call and
+/// only reports the status.
 fn probe_abi() -> Option<u32> {
-    const ABIS: [(ABI, u32); 10] = [
-        (ABI::V10, 10),
-        (ABI::V9, 9),
-        (ABI::V8, 8),
-        (ABI::V7, 7),
-        (ABI::V6, 6),
-        (ABI::V5, 5),
-        (ABI::V4, 4),
-        (ABI::V3, 3),
-        (ABI::V2, 2),
-        (ABI::V1, 1),
-    ];
-    ABIS.into_iter().find_map(|(abi, number)| {
-        Ruleset::default()
-            .set_compatibility(CompatLevel::HardRequirement)
-            .handle_access(AccessFs::from_all(abi))
-            .and_then(|ruleset| ruleset.create())
-            .ok()
-            .map(|_| number)
-    })
+    let status = RestrictSelf::default().no_new_privs(false).apply().ok()?;
+    match status.landlock {
+        LandlockStatus::Available {
+            kernel_abi: Some(newer),
+            ..
+        } => u32::try_from(newer).ok(),
+        LandlockStatus::Available { effective_abi, .. } => Some(effective_abi as u32),
+        LandlockStatus::NotEnabled | LandlockStatus::NotImplemented => None,
+    }
 }
 
 /// The trampoline's `main`: `argv` is `[exe, TRAMPOLINE_ARG, policy,
