@@ -363,7 +363,8 @@ mod properties {
 
     use super::*;
     use crate::model::sse::test_support::{
-        Framing, Outcome, cuts, framing, mutate, mutations, run, split, text,
+        Framing, Outcome, assert_bounded, cut_short, cuts, framing, mutate, mutations, run, split,
+        text,
     };
 
     #[derive(Debug, Clone)]
@@ -496,32 +497,12 @@ mod properties {
     }
 
     fn parse<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Outcome {
-        let parser = std::cell::RefCell::new(StreamParser::default());
         run(
             chunks,
-            |data| parser.borrow_mut().feed(data),
-            || parser.borrow().finish(),
+            StreamParser::default(),
+            StreamParser::feed,
+            StreamParser::finish,
         )
-    }
-
-    /// Bounded output: every item is made of bytes of the input.
-    fn assert_bounded(input: &[u8], (items, _): &Outcome) {
-        let size: usize = items
-            .iter()
-            .map(|item| match item {
-                StreamItem::Text(text)
-                | StreamItem::Reasoning(text)
-                | StreamItem::ReasoningSignature(text)
-                | StreamItem::ToolCallArguments { delta: text, .. } => text.len(),
-                StreamItem::ToolCallStarted { id, name, .. } => id.len() + name.len(),
-                StreamItem::Usage(_) | StreamItem::Finished => 1,
-            })
-            .sum();
-        assert!(
-            size <= input.len(),
-            "{size} bytes of items from {} bytes",
-            input.len()
-        );
     }
 
     proptest! {
@@ -543,15 +524,7 @@ mod properties {
             cut in any::<prop::sample::Index>(), cuts in cuts()
         ) {
             let bytes = stream(&blocks, usage, &framing);
-            let (all, _) = parse([&bytes[..]]);
-            let short = &bytes[..cut.index(bytes.len() + 1)];
-            let (items, end) = parse(split(short, &cuts));
-            prop_assert_eq!(&items[..], &all[..items.len()]);
-            if items.len() == all.len() {
-                prop_assert_eq!(end, Ok(()));
-            } else {
-                prop_assert!(matches!(end, Err(ModelError::StreamCut(_))), "{:?}", end);
-            }
+            cut_short(&bytes, cut, &cuts, parse)?;
         }
 
         #[test]
@@ -560,8 +533,7 @@ mod properties {
             mutations in mutations(), cuts in cuts()
         ) {
             let bytes = mutate(stream(&blocks, usage, &framing), &mutations);
-            let outcome = parse(split(&bytes, &cuts));
-            assert_bounded(&bytes, &outcome);
+            assert_bounded(&bytes, &cuts, parse, usize::MAX);
         }
 
         #[test]
@@ -572,8 +544,7 @@ mod properties {
             if prefix {
                 bytes.splice(0..0, b"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",".iter().copied());
             }
-            let outcome = parse(split(&bytes, &cuts));
-            assert_bounded(&bytes, &outcome);
+            assert_bounded(&bytes, &cuts, parse, usize::MAX);
         }
     }
 }

@@ -496,7 +496,8 @@ mod properties {
 
     use super::*;
     use crate::model::sse::test_support::{
-        Framing, Outcome, cuts, framing, mutate, mutations, run, split, text,
+        Framing, Outcome, assert_bounded, cut_short, cuts, framing, mutate, mutations, run, split,
+        text,
     };
 
     #[derive(Debug, Clone)]
@@ -616,34 +617,16 @@ mod properties {
     }
 
     fn parse<'a>(chunks: impl IntoIterator<Item = &'a [u8]>) -> Outcome {
-        let parser = std::cell::RefCell::new(StreamParser::default());
         run(
             chunks,
-            |data| parser.borrow_mut().feed(data),
-            || parser.borrow().finish(),
+            StreamParser::default(),
+            StreamParser::feed,
+            StreamParser::finish,
         )
     }
 
-    /// Bounded output: every item is made of bytes of the input (the ids
-    /// made up for calls without one stay under 32 bytes).
-    fn assert_bounded(input: &[u8], (items, _): &Outcome) {
-        let size: usize = items
-            .iter()
-            .map(|item| match item {
-                StreamItem::Text(text)
-                | StreamItem::Reasoning(text)
-                | StreamItem::ReasoningSignature(text)
-                | StreamItem::ToolCallArguments { delta: text, .. } => text.len(),
-                StreamItem::ToolCallStarted { id, name, .. } => id.len().min(32) + name.len(),
-                StreamItem::Usage(_) | StreamItem::Finished => 1,
-            })
-            .sum();
-        assert!(
-            size <= input.len(),
-            "{size} bytes of items from {} bytes",
-            input.len()
-        );
-    }
+    /// The ids made up for calls without one stay under this many bytes.
+    const MADE_UP_ID: usize = 32;
 
     proptest! {
         #![proptest_config(crate::model::sse::test_support::config(32))]
@@ -663,15 +646,7 @@ mod properties {
             turn in turn(), framing in framing(), cut in any::<prop::sample::Index>(), cuts in cuts()
         ) {
             let bytes = turn.stream(&framing);
-            let (all, _) = parse([&bytes[..]]);
-            let short = &bytes[..cut.index(bytes.len() + 1)];
-            let (items, end) = parse(split(short, &cuts));
-            prop_assert_eq!(&items[..], &all[..items.len()]);
-            if items.len() == all.len() {
-                prop_assert_eq!(end, Ok(()));
-            } else {
-                prop_assert!(matches!(end, Err(ModelError::StreamCut(_))), "{:?}", end);
-            }
+            cut_short(&bytes, cut, &cuts, parse)?;
         }
 
         #[test]
@@ -679,8 +654,7 @@ mod properties {
             turn in turn(), framing in framing(), mutations in mutations(), cuts in cuts()
         ) {
             let bytes = mutate(turn.stream(&framing), &mutations);
-            let outcome = parse(split(&bytes, &cuts));
-            assert_bounded(&bytes, &outcome);
+            assert_bounded(&bytes, &cuts, parse, MADE_UP_ID);
         }
 
         #[test]
@@ -691,8 +665,7 @@ mod properties {
             if prefix {
                 bytes.splice(0..0, b"data: {\"choices\":[{\"delta\":".iter().copied());
             }
-            let outcome = parse(split(&bytes, &cuts));
-            assert_bounded(&bytes, &outcome);
+            assert_bounded(&bytes, &cuts, parse, MADE_UP_ID);
         }
 
         /// Tool call indexes as a broken server might number them.

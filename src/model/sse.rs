@@ -225,10 +225,13 @@ pub mod test_support {
     /// or what the parser says about the end of the bytes).
     pub type Outcome = (Vec<StreamItem>, Result<(), ModelError>);
 
-    pub fn run<'a>(
+    /// `chunks` through the decoder and on into `parser`, with the
+    /// parser's `feed` and `finish`.
+    pub fn run<'a, P>(
         chunks: impl IntoIterator<Item = &'a [u8]>,
-        mut feed: impl FnMut(&str) -> Result<Vec<StreamItem>, ModelError>,
-        finish: impl FnOnce() -> Result<(), ModelError>,
+        mut parser: P,
+        feed: impl Fn(&mut P, &str) -> Result<Vec<StreamItem>, ModelError>,
+        finish: impl FnOnce(&P) -> Result<(), ModelError>,
     ) -> Outcome {
         let mut decoder = Decoder::default();
         let mut items = Vec::new();
@@ -238,13 +241,62 @@ pub mod test_support {
                 Err(err) => return (items, Err(ModelError::Malformed(err.to_string()))),
             };
             for data in events {
-                match feed(&data) {
+                match feed(&mut parser, &data) {
                     Ok(new) => items.extend(new),
                     Err(err) => return (items, Err(err)),
                 }
             }
         }
-        (items, finish())
+        (items, finish(&parser))
+    }
+
+    /// `bytes` split at `cuts` parses, without a panic, to bounded output:
+    /// every item is made of bytes of the input, the id of a tool call
+    /// counting for at most `id_cap` bytes (for ids a parser makes up).
+    pub fn assert_bounded<'a>(
+        bytes: &'a [u8],
+        cuts: &[prop::sample::Index],
+        parse: impl Fn(Vec<&'a [u8]>) -> Outcome,
+        id_cap: usize,
+    ) {
+        let (items, _) = parse(split(bytes, cuts));
+        let size: usize = items
+            .iter()
+            .map(|item| match item {
+                StreamItem::Text(text)
+                | StreamItem::Reasoning(text)
+                | StreamItem::ReasoningSignature(text)
+                | StreamItem::ToolCallArguments { delta: text, .. } => text.len(),
+                StreamItem::ToolCallStarted { id, name, .. } => id.len().min(id_cap) + name.len(),
+                StreamItem::Usage(_) | StreamItem::Finished => 1,
+            })
+            .sum();
+        assert!(
+            size <= bytes.len(),
+            "{size} bytes of items from {} bytes",
+            bytes.len()
+        );
+    }
+
+    /// `bytes` cut short at `cut`, then split at `cuts`, gives a prefix of
+    /// the whole stream's items, and is reported cut unless it gave them
+    /// all.
+    pub fn cut_short<'a>(
+        bytes: &'a [u8],
+        cut: prop::sample::Index,
+        cuts: &[prop::sample::Index],
+        parse: impl Fn(Vec<&'a [u8]>) -> Outcome,
+    ) -> Result<(), TestCaseError> {
+        let (all, _) = parse(vec![bytes]);
+        let short = &bytes[..cut.index(bytes.len() + 1)];
+        let (items, end) = parse(split(short, cuts));
+        prop_assert_eq!(&items[..], &all[..items.len()]);
+        if items.len() == all.len() {
+            prop_assert_eq!(end, Ok(()));
+        } else {
+            prop_assert!(matches!(end, Err(ModelError::StreamCut(_))), "{:?}", end);
+        }
+        Ok(())
     }
 
     /// `bytes` cut at the given points (in any order, repeats allowed).

@@ -375,11 +375,13 @@ fn temp_name(name: &CString) -> CString {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
 
-    fn mode(path: &Path) -> u32 {
+    /// The permission bits of `path` itself (not of what a link names);
+    /// the snapshot's tests use it too.
+    pub(in crate::state) fn mode(path: &Path) -> u32 {
         std::fs::symlink_metadata(path)
             .unwrap()
             .permissions()

@@ -382,6 +382,7 @@ fn remove_empty_parents(work: &mut Confined, file: &str) -> Result<(), StateErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::confined::tests::mode;
 
     #[test]
     fn scan_restore_roundtrip_and_unchanged_files_are_not_reread() {
@@ -447,14 +448,6 @@ mod tests {
             .unwrap();
         let snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
         (root, work, snap)
-    }
-
-    fn mode(path: &Path) -> u32 {
-        std::fs::symlink_metadata(path)
-            .unwrap()
-            .permissions()
-            .mode()
-            & 0o7777
     }
 
     #[test]

@@ -64,14 +64,7 @@ fn version_names_the_build() {
 fn session_start_carries_the_same_version() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = env.script(serde_json::json!({"turns": [{"text": "hi"}]}));
-    let run = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--session-id",
-        "my-session.1",
-    ]);
+    let run = env.run_script(&script, "x", &["--session-id", "my-session.1"]);
     assert_eq!(run.one("session-start")["version"], agent::VERSION);
     assert_eq!(run.one("session-start")["session_id"], "my-session.1");
 }
@@ -150,14 +143,11 @@ fn bad_config_file_is_a_usage_error() {
 fn a_prompt_may_start_with_a_dash() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = env.script(serde_json::json!({"turns": [{"text": "ok"}]}));
-    let run = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
+    let run = env.run_script(
+        &script,
         "- fix the list; --help is not a flag here",
-        "--previous-summary",
-        "-x earlier work",
-    ]);
+        &["--previous-summary", "-x earlier work"],
+    );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(
         run.one("user-message")["text"],

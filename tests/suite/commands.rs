@@ -20,7 +20,7 @@ fn gated_script(env: &TestEnv) -> std::path::PathBuf {
 fn bad_stdin_lines_get_an_ack_and_an_error_and_the_session_goes_on() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = gated_script(&env);
-    let mut agent = env.spawn(&["--script", script.to_str().unwrap(), "--prompt", "wait"]);
+    let mut agent = env.spawn_script(&script, "wait", &[]);
     agent.wait_for("the gated command", |e| e["type"] == "exec-log");
 
     agent.send("this is not json");
@@ -160,7 +160,7 @@ fn cancel_kills_the_tree(stop: impl FnOnce(&mut super::Running)) -> super::Finis
             "(sleep 300 & echo $! > grandchild.pid; wait) & echo $! > child.pid; sleep 300 & echo $! > sleeper.pid; echo started; wait"}}]},
         {"text": "never reached"}
     ]}));
-    let mut agent = env.spawn(&["--script", script.to_str().unwrap(), "--prompt", "hang"]);
+    let mut agent = env.spawn_script(&script, "hang", &[]);
     agent.wait_for("started", |e| {
         e["type"] == "exec-log" && e["data"].as_str().unwrap_or("").contains("started")
     });
@@ -246,7 +246,7 @@ fn end_of_stdin_is_not_a_cancel() {
         {"text": "done"}
     ]}));
     // `run` closes stdin at once.
-    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    let run = env.run_script(&script, "x", &[]);
     assert_eq!(run.code, Some(0));
     assert_eq!(run.exit_reason(), "completed");
 }
@@ -260,7 +260,7 @@ fn broken_stdout_pipe_does_not_crash_the_agent() {
         {"text": "done"}
     ]}));
     let mut child = env
-        .command(&["--script", script.to_str().unwrap(), "--prompt", "x"])
+        .script_command(&script, "x", &[])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

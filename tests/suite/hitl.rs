@@ -40,7 +40,7 @@ fn result_of<'a>(run: &'a super::Finished, id: &str) -> &'a Value {
 fn ask_user_answered_on_stdin() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = ask_script(&env);
-    let mut agent = env.spawn(&["--script", script.to_str().unwrap(), "--prompt", "set up"]);
+    let mut agent = env.spawn_script(&script, "set up", &[]);
     let request = agent.wait_for_type("hitl-request");
     assert_eq!(request["id"], "q1");
     assert_eq!(request["kind"], "ask-user");
@@ -92,14 +92,7 @@ fn ask_user_answered_by_file_and_a_later_answer_is_refused() {
         {"tool_calls": [{"name": "ask_user", "id": "q2", "args": {"question": "Anything else?"}}]},
         {"text": "Thanks."}
     ]}));
-    let mut agent = env.spawn(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "set up",
-        "--hitl-dir",
-        dir.to_str().unwrap(),
-    ]);
+    let mut agent = env.spawn_script(&script, "set up", &["--hitl-dir", dir.to_str().unwrap()]);
     let request = agent.wait_for_type("hitl-request");
     let file = dir.join("q1.request.json");
     let written: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -152,7 +145,7 @@ fn ask_user_answered_by_file_and_a_later_answer_is_refused() {
 fn double_answer_on_stdin_first_wins() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = ask_script(&env);
-    let mut agent = env.spawn(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    let mut agent = env.spawn_script(&script, "x", &[]);
     agent.wait_for_type("hitl-request");
     agent.send(
         r#"{"type":"hitl-response","id":"q1","decision":"approve","data":{"answer":"first"}}"#,
@@ -179,7 +172,7 @@ fn deadline_applies_the_default_decision() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     set_config(&env, "[hitl]\ntimeout_secs = 1\n");
     let script = ask_script(&env);
-    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    let run = env.run_script(&script, "x", &[]);
     assert_eq!(run.code, Some(0));
     let resolved = run.one("hitl-resolved");
     assert_eq!(resolved["by"], "timeout");
@@ -196,7 +189,7 @@ fn deadline_applies_the_default_decision() {
 fn cancel_while_waiting_ends_the_session() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = ask_script(&env);
-    let mut agent = env.spawn(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    let mut agent = env.spawn_script(&script, "x", &[]);
     agent.wait_for_type("hitl-request");
     agent.send(r#"{"type":"cancel"}"#);
     let run = agent.finish();
@@ -388,7 +381,7 @@ fn plan_rejected_with_feedback_stays_in_plan_mode() {
 fn confirm_plan_without_a_plan_is_refused() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = ask_script(&env);
-    let mut agent = env.spawn(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    let mut agent = env.spawn_script(&script, "x", &[]);
     agent.wait_for_type("hitl-request");
     agent.send(r#"{"type":"confirm-plan"}"#);
     let ack = agent.wait_for_type("command-ack");
@@ -420,7 +413,7 @@ fn approval_policy_allows_denies_and_asks() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     set_config(&env, POLICY);
     let script = approval_script(&env);
-    let mut agent = env.spawn(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    let mut agent = env.spawn_script(&script, "x", &[]);
     let first = agent.wait_for_type("hitl-request");
     assert_eq!(first["kind"], "approval");
     assert_eq!(first["id"], "k1");
@@ -457,13 +450,7 @@ fn unattended_run_denies_instead_of_asking() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     set_config(&env, POLICY);
     let script = approval_script(&env);
-    let run = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--unattended",
-    ]);
+    let run = env.run_script(&script, "x", &["--unattended"]);
     assert_eq!(run.code, Some(0));
     assert!(run.of_type("hitl-request").is_empty());
     assert!(
@@ -491,7 +478,7 @@ fn todos_keep_their_ids_across_updates() {
             {"content": "a", "status": "in_progress"}, {"content": "b", "status": "in_progress"}]}}]},
         {"text": "done"}
     ]}));
-    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    let run = env.run_script(&script, "x", &[]);
     let updates = run.of_type("todos-update");
     assert_eq!(updates.len(), 2, "the invalid third list emits nothing");
     assert_eq!(

@@ -160,14 +160,7 @@ fn read_file_describes_an_image_to_a_text_only_model() {
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "read_file", "args": {"path": "dot.png"}}]}, {"text": "ok"}
     ]}));
-    let run = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--model",
-        "local-text-model",
-    ]);
+    let run = env.run_script(&script, "x", &["--model", "local-text-model"]);
     let output = run.one("tool-result")["output"]
         .as_str()
         .unwrap()

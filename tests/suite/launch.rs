@@ -21,14 +21,11 @@ fn answered_by_file(env: &TestEnv, hitl_dir: &Path, request_dir: &Path) {
         {"tool_calls": [{"name": "ask_user", "id": "q1", "args": {"question": "Which database?"}}]},
         {"text": "Thanks."}
     ]}));
-    let mut agent = env.spawn(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
+    let mut agent = env.spawn_script(
+        &script,
         "set up",
-        "--hitl-dir",
-        hitl_dir.to_str().unwrap(),
-    ]);
+        &["--hitl-dir", hitl_dir.to_str().unwrap()],
+    );
     agent.wait_for_type("hitl-request");
     assert!(request_dir.join("q1.request.json").is_file());
     let temp = request_dir.join(".q1.tmp");
@@ -118,7 +115,7 @@ fn a_pipe_gets_event_lines_from_the_first_byte() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = env.script(json!({"turns": [{"text": "hi"}]}));
     let output = env
-        .command(&["--script", script.to_str().unwrap(), "--prompt", "x"])
+        .script_command(&script, "x", &[])
         .stdin(Stdio::null())
         .output()
         .unwrap();

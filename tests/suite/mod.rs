@@ -10,6 +10,7 @@ mod images;
 mod launch;
 mod model_errors;
 mod pty;
+mod ptyutil;
 mod real_llm;
 mod runner;
 mod sandbox;
@@ -23,6 +24,7 @@ mod web;
 
 pub mod mock;
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -94,12 +96,26 @@ impl TestEnv {
         command
     }
 
+    /// [`TestEnv::command`] for the scripted model's `script` on `prompt`,
+    /// then the flags `more`.
+    pub fn script_command(&self, script: &Path, prompt: &str, more: &[&str]) -> Command {
+        let mut args = vec!["--script", script.to_str().unwrap(), "--prompt", prompt];
+        args.extend_from_slice(more);
+        self.command(&args)
+    }
+
     /// The binary with this environment's variables and no added flags
     /// (for the subcommands).
     pub fn plain_command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_agent"));
+        let mut command = self.program(env!("CARGO_BIN_EXE_agent"));
+        command.args(args);
         command
-            .args(args)
+    }
+
+    /// Any program with this environment's variables.
+    pub fn program(&self, program: impl AsRef<OsStr>) -> Command {
+        let mut command = Command::new(program);
+        command
             .env_remove("AGENT_SCRIPT")
             .env_remove("AGENT_STATE_DIR")
             .env_remove("STRAYL_API_URL")
@@ -118,6 +134,15 @@ impl TestEnv {
 
     pub fn spawn(&self, args: &[&str]) -> Running {
         Running::spawn(self.command(args))
+    }
+
+    /// [`TestEnv::script_command`] run to the end with `stdin` closed at once.
+    pub fn run_script(&self, script: &Path, prompt: &str, more: &[&str]) -> Finished {
+        self.spawn_script(script, prompt, more).finish()
+    }
+
+    pub fn spawn_script(&self, script: &Path, prompt: &str, more: &[&str]) -> Running {
+        Running::spawn(self.script_command(script, prompt, more))
     }
 
     pub fn spawn_with_env(&self, args: &[&str], vars: &[(&str, &str)]) -> Running {

@@ -3,52 +3,16 @@
 //! the launch of INTEGRATION-PLAN.md (a line typed into an interactive shell)
 //! loses no event.
 
-use std::io::{Read, Write};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use portable_pty::{CommandBuilder, MasterPty, PtyPair, PtySize, native_pty_system};
 use serde_json::{Value, json};
 
+use super::ptyutil::Pty;
 use super::{TestEnv, WAIT};
 
 const GATED: &str = "echo waiting; for i in $(seq 600); do [ -f go ] && break; sleep 0.05; done";
-
-fn open_pty() -> PtyPair {
-    native_pty_system()
-        .openpty(PtySize {
-            rows: 40,
-            cols: 120,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap()
-}
-
-/// The PTY's output cut at each `\n` (which is not part of the line); the
-/// channel closes when the last holder of the PTY's other side is gone.
-fn lines_of(master: &dyn MasterPty) -> mpsc::Receiver<String> {
-    let mut reader = master.try_clone_reader().unwrap();
-    let (sender, lines) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        let mut pending = Vec::new();
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            pending.extend_from_slice(&buf[..n]);
-            while let Some(end) = pending.iter().position(|b| *b == b'\n') {
-                let line: Vec<u8> = pending.drain(..=end).collect();
-                let text = String::from_utf8_lossy(&line[..line.len() - 1]).into_owned();
-                if sender.send(text).is_err() {
-                    return;
-                }
-            }
-        }
-    });
-    lines
-}
 
 #[test]
 fn sixteen_kib_command_through_a_pty_is_read_whole_and_not_echoed() {
@@ -57,26 +21,8 @@ fn sixteen_kib_command_through_a_pty_is_read_whole_and_not_echoed() {
         {"tool_calls": [{"name": "exec", "args": {"command": GATED}}]},
         {"text": "got it"}
     ]}));
-    let pair = open_pty();
-    let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_agent"));
-    for arg in [
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "pty",
-        "--work-dir",
-        env.work.to_str().unwrap(),
-        "--config",
-        env.config.to_str().unwrap(),
-    ] {
-        command.arg(arg);
-    }
-    command.env("HOME", env.root.path().join("home"));
-    command.env("AGENT_API_KEY", super::TOKEN);
-    let mut child = pair.slave.spawn_command(command).unwrap();
-    drop(pair.slave);
-    let lines = lines_of(&*pair.master);
-    let mut writer = pair.master.take_writer().unwrap();
+    let mut pty = Pty::spawn(&env.script_command(&script, "pty", &[]));
+    let lines = pty.lines();
 
     let mut seen: Vec<String> = Vec::new();
     let wait_for = |what: &str, pred: &dyn Fn(&Value) -> bool, seen: &mut Vec<String>| -> Value {
@@ -103,9 +49,8 @@ fn sixteen_kib_command_through_a_pty_is_read_whole_and_not_echoed() {
     let text = "0123456789abcdef".repeat(1024);
     let command = json!({"type": "inject", "text": text}).to_string();
     assert!(command.len() > 16 * 1024);
-    writer.write_all(command.as_bytes()).unwrap();
-    writer.write_all(b"\n").unwrap();
-    writer.flush().unwrap();
+    pty.type_in(&command);
+    pty.type_in("\n");
     let ack = wait_for("the ack", &|e| e["type"] == "command-ack", &mut seen);
     assert_eq!(ack["ok"], true, "{ack}");
     assert_eq!(ack["command"], "inject");
@@ -119,7 +64,7 @@ fn sixteen_kib_command_through_a_pty_is_read_whole_and_not_echoed() {
     assert_eq!(message["text"].as_str().unwrap().len(), 16 * 1024);
     let end = wait_for("the end", &|e| e["type"] == "session-end", &mut seen);
     assert_eq!(end["exit_reason"], "completed");
-    let status = child.wait().unwrap();
+    let status = pty.child.wait().unwrap();
     assert!(status.success());
     // No line is our own command echoed back.
     assert!(
@@ -130,38 +75,81 @@ fn sixteen_kib_command_through_a_pty_is_read_whole_and_not_echoed() {
     super::check_stream(&events);
 }
 
+/// What the plan's proxy does with each line: trim it and parse it as
+/// JSON; what does not parse is noise (the shell's prompt, its echo of the
+/// typed line, its escape sequences).
+fn parse_as_the_plan_does(line: &str) -> Option<Value> {
+    serde_json::from_str(line.trim()).ok()
+}
+
 /// An interactive bash on a PTY, as the sandbox provider opens one, with
 /// this environment's variables; its output is read line by line.
 struct Shell {
-    /// Open while the test runs: the PTY closes with it.
-    _master: Box<dyn MasterPty + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    writer: Box<dyn Write + Send>,
+    pty: Pty,
     lines: mpsc::Receiver<String>,
+    /// The lines read so far that parse, as the plan's proxy parses them.
+    parsed: Vec<Value>,
+    /// Every line read so far, as it came.
+    raw: Vec<String>,
 }
 
 impl Shell {
     fn start(env: &TestEnv) -> Shell {
-        let PtyPair { master, slave } = open_pty();
-        let mut command = CommandBuilder::new("bash");
-        command.args(["--norc", "--noprofile", "-i"]);
-        for name in ["AGENT_SCRIPT", "AGENT_STATE_DIR", "AGENT_CONFIG"] {
-            command.env_remove(name);
-        }
-        command.env("HOME", env.root.path().join("home"));
-        command.env("XDG_CONFIG_HOME", env.root.path().join("home/.config"));
-        command.env("AGENT_API_KEY", super::TOKEN);
-        command.env("PS1", "$ ");
-        let child = slave.spawn_command(command).unwrap();
-        drop(slave);
-        let lines = lines_of(&*master);
-        let writer = master.take_writer().unwrap();
+        let mut bash = env.program("bash");
+        bash.args(["--norc", "--noprofile", "-i"])
+            .env_remove("AGENT_CONFIG")
+            .env("PS1", "$ ");
+        let pty = Pty::spawn(&bash);
+        let lines = pty.lines();
         Shell {
-            _master: master,
-            child,
-            writer,
+            pty,
             lines,
+            parsed: Vec::new(),
+            raw: Vec::new(),
         }
+    }
+
+    /// Reads the PTY until `done` says so of a line that parses. Fails
+    /// after [`WAIT`].
+    fn read_until(&mut self, done: impl Fn(&Value) -> bool) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(left) {
+                Ok(line) => line,
+                Err(err) => panic!("{err} before the awaited event; output:\n{:#?}", self.raw),
+            };
+            self.raw.push(line.clone());
+            if let Some(value) = parse_as_the_plan_does(&line) {
+                let stop = done(&value);
+                self.parsed.push(value);
+                if stop {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// [`Shell::launch`] of the scripted model's `script` on `prompt`, with
+    /// this environment's config, then `flags`; `more` as there.
+    fn launch_script(
+        &mut self,
+        env: &TestEnv,
+        script: &Path,
+        prompt: &str,
+        flags: &[&str],
+        more: &str,
+    ) {
+        let mut args = vec![
+            "--config",
+            env.config.to_str().unwrap(),
+            "--script",
+            script.to_str().unwrap(),
+            "--prompt",
+            prompt,
+        ];
+        args.extend_from_slice(flags);
+        self.launch(env, &args, more);
     }
 
     /// Types the plan's launch line: into the work dir, then `exec` the
@@ -184,56 +172,14 @@ impl Shell {
         }
         line.push_str(" || exit\n");
         line.push_str(more);
-        self.type_in(&line);
-    }
-
-    fn type_in(&mut self, text: &str) {
-        self.writer.write_all(text.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
+        self.pty.type_in(&line);
     }
 }
 
-/// What the plan's proxy does with each line: trim it and parse it as
-/// JSON; what does not parse is noise (the shell's prompt, its echo of the
-/// typed line, its escape sequences).
-fn parse_as_the_plan_does(line: &str) -> Option<Value> {
-    serde_json::from_str(line.trim()).ok()
-}
-
-/// Reads the PTY until `done` says so; returns every parsed line and the
-/// raw output. Fails after [`WAIT`].
-fn read_until(
-    lines: &mpsc::Receiver<String>,
-    parsed: &mut Vec<Value>,
-    raw: &mut Vec<String>,
-    done: impl Fn(&Value) -> bool,
-) {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let line = match lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok(line) => line,
-            Err(err) => panic!("{err} before the awaited event; output:\n{raw:#?}"),
-        };
-        raw.push(line.clone());
-        if let Some(value) = parse_as_the_plan_does(&line) {
-            let stop = done(&value);
-            parsed.push(value);
-            if stop {
-                return;
-            }
-        }
-    }
-}
-
-fn exit_code(shell: &mut Shell) -> u32 {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        if let Some(status) = shell.child.try_wait().unwrap() {
-            return status.exit_code();
-        }
-        assert!(Instant::now() < deadline, "the PTY's process did not exit");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+/// [`super::check_stream`] of parsed events.
+fn check_events(events: &[Value]) -> Vec<Value> {
+    let lines: Vec<String> = events.iter().map(Value::to_string).collect();
+    super::check_stream(&lines)
 }
 
 #[test]
@@ -244,35 +190,25 @@ fn launched_through_a_shell_as_the_plan_does_session_start_is_the_first_event() 
         {"text": "not reached: one iteration only"}
     ]}));
     let mut shell = Shell::start(&env);
-    shell.launch(
+    shell.launch_script(
         &env,
-        &[
-            "--config",
-            env.config.to_str().unwrap(),
-            "--script",
-            script.to_str().unwrap(),
-            "--prompt",
-            "through a shell",
-            "--max-iterations",
-            "1",
-        ],
+        &script,
+        "through a shell",
+        &["--max-iterations", "1"],
         "",
     );
-    let (mut parsed, mut raw) = (Vec::new(), Vec::new());
-    read_until(&shell.lines, &mut parsed, &mut raw, |e| {
-        e["type"] == "session-end"
-    });
+    shell.read_until(|e| e["type"] == "session-end");
     assert_eq!(
-        parsed[0]["type"], "session-start",
-        "the first event the plan's parser sees; output:\n{raw:#?}"
+        shell.parsed[0]["type"], "session-start",
+        "the first event the plan's parser sees; output:\n{:#?}",
+        shell.raw
     );
-    assert_eq!(parsed[0]["_seq"], 1);
-    let lines: Vec<String> = parsed.iter().map(Value::to_string).collect();
-    let events = super::check_stream(&lines);
+    assert_eq!(shell.parsed[0]["_seq"], 1);
+    let events = check_events(&shell.parsed);
     assert_eq!(events.last().unwrap()["exit_reason"], "max-iterations");
     // `exec`: the PTY's process is the agent, and its status (3 for
     // max-iterations) is what the proxy gets, not the shell's.
-    assert_eq!(exit_code(&mut shell), 3);
+    assert_eq!(shell.pty.exit_code(), 3);
 }
 
 #[test]
@@ -287,40 +223,33 @@ fn input_typed_ahead_of_the_agent_reaches_it_and_a_stray_line_is_not_fatal() {
     // `exit $?` and a command, typed right behind the launch line. The
     // shell does not read them (it reads one line, then execs); the agent
     // gets them on its stdin.
-    shell.launch(
-        &env,
-        &[
-            "--config",
-            env.config.to_str().unwrap(),
-            "--script",
-            script.to_str().unwrap(),
-            "--prompt",
-            "wait",
-        ],
-        "exit $?\n{\"type\":\"inject\",\"text\":\"typed ahead\"}\n",
-    );
-    let (mut parsed, mut raw) = (Vec::new(), Vec::new());
+    let typed_ahead = "exit $?\n{\"type\":\"inject\",\"text\":\"typed ahead\"}\n";
+    shell.launch_script(&env, &script, "wait", &[], typed_ahead);
     let acks = |parsed: &Vec<Value>| {
         parsed
             .iter()
             .filter(|e| e["type"] == "command-ack" && e["_seq"].is_u64())
             .count()
     };
-    while acks(&parsed) < 2 {
-        read_until(&shell.lines, &mut parsed, &mut raw, |e| {
-            e["type"] == "command-ack"
-        });
+    while acks(&shell.parsed) < 2 {
+        shell.read_until(|e| e["type"] == "command-ack");
     }
     std::fs::write(env.work.join("go"), "").unwrap();
-    read_until(&shell.lines, &mut parsed, &mut raw, |e| {
-        e["type"] == "session-end"
-    });
+    shell.read_until(|e| e["type"] == "session-end");
     // Before the agent turns echo off, the terminal may echo what was typed
     // ahead: JSON without `_seq`, not an event. Only lines with `_seq` are.
-    let events: Vec<Value> = parsed.into_iter().filter(|e| e["_seq"].is_u64()).collect();
-    assert_eq!(events[0]["type"], "session-start", "output:\n{raw:#?}");
-    let lines: Vec<String> = events.iter().map(Value::to_string).collect();
-    super::check_stream(&lines);
+    let events: Vec<Value> = shell
+        .parsed
+        .iter()
+        .filter(|e| e["_seq"].is_u64())
+        .cloned()
+        .collect();
+    assert_eq!(
+        events[0]["type"], "session-start",
+        "output:\n{:#?}",
+        shell.raw
+    );
+    check_events(&events);
     let of = |kind: &str| -> Vec<&Value> { events.iter().filter(|e| e["type"] == kind).collect() };
     let acks: Vec<(&Value, &Value)> = of("command-ack")
         .iter()
@@ -339,7 +268,7 @@ fn input_typed_ahead_of_the_agent_reaches_it_and_a_stray_line_is_not_fatal() {
             .any(|m| m["source"] == "inject" && m["text"] == "typed ahead")
     );
     assert_eq!(events.last().unwrap()["exit_reason"], "completed");
-    assert_eq!(exit_code(&mut shell), 0);
+    assert_eq!(shell.pty.exit_code(), 0);
 }
 
 #[test]
@@ -349,14 +278,7 @@ fn attach_launched_through_a_shell_loses_no_line_either() {
         {"tool_calls": [{"name": "exec", "args": {"command": GATED}}]},
         {"text": "done"}
     ]}));
-    let mut agent = env.spawn(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "wait",
-        "--session-id",
-        "through-a-shell",
-    ]);
+    let mut agent = env.spawn_script(&script, "wait", &["--session-id", "through-a-shell"]);
     agent.wait_for_type("exec-log");
     let mut shell = Shell::start(&env);
     shell.launch(
@@ -370,17 +292,11 @@ fn attach_launched_through_a_shell_loses_no_line_either() {
         ],
         "",
     );
-    let (mut parsed, mut raw) = (Vec::new(), Vec::new());
-    read_until(&shell.lines, &mut parsed, &mut raw, |e| {
-        e["type"] == "exec-log"
-    });
+    shell.read_until(|e| e["type"] == "exec-log");
     std::fs::write(env.work.join("go"), "").unwrap();
-    read_until(&shell.lines, &mut parsed, &mut raw, |e| {
-        e["type"] == "session-end"
-    });
-    assert_eq!(parsed[0]["_seq"], 1, "output:\n{raw:#?}");
-    let lines: Vec<String> = parsed.iter().map(Value::to_string).collect();
-    super::check_stream(&lines);
-    assert_eq!(exit_code(&mut shell), 0);
+    shell.read_until(|e| e["type"] == "session-end");
+    assert_eq!(shell.parsed[0]["_seq"], 1, "output:\n{:#?}", shell.raw);
+    check_events(&shell.parsed);
+    assert_eq!(shell.pty.exit_code(), 0);
     assert_eq!(agent.finish().code, Some(0));
 }

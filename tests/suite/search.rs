@@ -7,7 +7,7 @@ use super::TestEnv;
 
 fn run_script(env: &TestEnv, calls: Value) -> super::Finished {
     let script = env.script(json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}));
-    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "search"]);
+    let run = env.run_script(&script, "search", &[]);
     assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
     run
 }

@@ -91,7 +91,7 @@ fn planted_cloud_keys_are_masked_in_events_but_written_to_disk_unchanged() {
         ]},
         {"text": "done"}
     ]}));
-    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "look"]);
+    let run = env.run_script(&script, "look", &[]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     for line in &run.lines {
         for secret in [
@@ -255,7 +255,7 @@ fn private_key_lines_are_masked_however_they_are_read() {
         ]},
         {"text": "done"}
     ]}));
-    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "look"]);
+    let run = env.run_script(&script, "look", &[]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let all: Vec<&str> = lines.iter().chain(&other).map(String::as_str).collect();
     assert_no_fragment(&run.lines, &all, 24);
@@ -421,7 +421,7 @@ fn look_alikes_are_shown_and_literal_secrets_masked() {
         ]},
         {"text": "done"}
     ]}));
-    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "look"]);
+    let run = env.run_script(&script, "look", &[]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let output = |id: &str| {
         run.tool_results()

@@ -81,12 +81,7 @@ fn rollback_puts_files_back_exactly() {
         seed(&env.work);
         let before = files(&env.work);
         let script = changing_script(&env);
-        let mut agent = env.spawn(&[
-            "--script",
-            script.to_str().unwrap(),
-            "--prompt",
-            "change things",
-        ]);
+        let mut agent = env.spawn_script(&script, "change things", &[]);
         agent.wait_for("checkpoint 1", |e| {
             e["type"] == "checkpoint-saved" && e["iteration"] == 1
         });
@@ -134,7 +129,7 @@ fn checkpoints_are_saved_after_every_iteration_with_what_changed() {
         {"tool_calls": [{"name": "exec", "args": {"command": "echo b > b.txt; echo c > c.txt; rm gone.txt"}}]},
         {"text": "done"}
     ]}));
-    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    let run = env.run_script(&script, "x", &[]);
     let saved: Vec<(u64, u64)> = run
         .of_type("checkpoint-saved")
         .iter()
@@ -201,14 +196,7 @@ fn sigkill_mid_iteration_loses_only_that_iteration() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     seed(&env.work);
     let script = changing_script(&env);
-    let mut agent = env.spawn(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--session-id",
-        "killed",
-    ]);
+    let mut agent = env.spawn_script(&script, "x", &["--session-id", "killed"]);
     let saved = agent.wait_for("checkpoint 1", |e| {
         e["type"] == "checkpoint-saved" && e["iteration"] == 1
     });
@@ -227,14 +215,7 @@ fn sigkill_mid_iteration_loses_only_that_iteration() {
     let checkpoint = saved["checkpoint"].as_str().unwrap();
     let script =
         env.script(json!({"turns": [{"text": "one"}, {"text": "two"}, {"text": "resumed fine"}]}));
-    let resumed = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "go on",
-        "--restore-checkpoint",
-        checkpoint,
-    ]);
+    let resumed = env.run_script(&script, "go on", &["--restore-checkpoint", checkpoint]);
     assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
     assert!(resumed.one("session-start")["_seq"].as_u64().unwrap() > last_seq);
     let mut now = files(&env.work);
@@ -257,14 +238,7 @@ fn state_folder_is_private() {
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "write_file", "args": {"path": "a.txt", "content": "a"}}]}, {"text": "done"}
     ]}));
-    env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--session-id",
-        "private",
-    ]);
+    env.run_script(&script, "x", &["--session-id", "private"]);
     let mut stack = vec![env.state_dir()];
     let mut checked = 0;
     while let Some(dir) = stack.pop() {
@@ -334,14 +308,7 @@ fn retention_removes_old_and_oversized_sessions_but_not_live_ones() {
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "exec", "args": {"command": "sleep 1"}}]}, {"text": "done"}
     ]}));
-    let run = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--session-id",
-        "current",
-    ]);
+    let run = env.run_script(&script, "x", &["--session-id", "current"]);
     assert_eq!(run.code, Some(0));
     assert!(!old.exists(), "older than the retention");
     assert!(
@@ -359,7 +326,7 @@ fn bad_retention_values_fall_back_to_defaults() {
     config.push_str("[state]\nretention_days = 0\nmax_total_mb = -1\n");
     std::fs::write(&env.config, config).unwrap();
     let script = env.script(json!({"turns": [{"text": "done"}]}));
-    let run = env.run(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+    let run = env.run_script(&script, "x", &[]);
     assert_eq!(run.code, Some(0));
     assert!(
         run.stderr.contains("state.retention_days = 0 is outside"),
@@ -373,23 +340,9 @@ fn bad_retention_values_fall_back_to_defaults() {
 fn reusing_a_session_id_without_restore_is_refused() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = env.script(json!({"turns": [{"text": "done"}]}));
-    env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--session-id",
-        "same",
-    ]);
+    env.run_script(&script, "x", &["--session-id", "same"]);
     let output = env
-        .command(&[
-            "--script",
-            script.to_str().unwrap(),
-            "--prompt",
-            "x",
-            "--session-id",
-            "same",
-        ])
+        .script_command(&script, "x", &["--session-id", "same"])
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
@@ -407,6 +360,45 @@ fn attach(env: &TestEnv, session: &str, from: u64) -> super::Running {
     ]))
 }
 
+/// The event lines with a `_seq` over `from`.
+fn after<'a>(lines: impl IntoIterator<Item = &'a String>, from: u64) -> Vec<&'a String> {
+    lines
+        .into_iter()
+        .filter(|line| {
+            serde_json::from_str::<Value>(line).unwrap()["_seq"]
+                .as_u64()
+                .unwrap()
+                > from
+        })
+        .collect()
+}
+
+/// A subcommand (`attach`, `checkpoints`, `rollback`) run to the end: its
+/// standard output, once it exited with `code`.
+fn subcommand(env: &TestEnv, args: &[&str], code: i32) -> String {
+    let output = env.plain_command(args).output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// `agent rollback` of `session` to `iteration`, with `more` flags.
+fn rollback(env: &TestEnv, session: &str, iteration: &str, more: &[&str], code: i32) -> String {
+    let mut args = vec![
+        "rollback",
+        "--session-id",
+        session,
+        "--iteration",
+        iteration,
+    ];
+    args.extend_from_slice(more);
+    subcommand(env, &args, code)
+}
+
 #[test]
 fn attach_follows_a_live_session_and_forwards_commands() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
@@ -414,14 +406,7 @@ fn attach_follows_a_live_session_and_forwards_commands() {
         {"tool_calls": [{"name": "exec", "args": {"command": format!("echo waiting; {GATE}")}}]},
         {"text": "done"}
     ]}));
-    let mut agent = env.spawn(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--session-id",
-        "live",
-    ]);
+    let mut agent = env.spawn_script(&script, "x", &["--session-id", "live"]);
     agent.wait_for("the gated command", |e| e["type"] == "exec-log");
     let mut late = attach(&env, "live", 3);
     let mut full = attach(&env, "live", 0);
@@ -446,16 +431,7 @@ fn attach_follows_a_live_session_and_forwards_commands() {
     for (attached, from) in [(&mut late, 3u64), (&mut full, 0)] {
         attached.wait_for("the end", |e| e["type"] == "session-end");
         assert_eq!(attached.exit_code(), Some(0));
-        let expected: Vec<&String> = run
-            .lines
-            .iter()
-            .filter(|line| {
-                serde_json::from_str::<Value>(line).unwrap()["_seq"]
-                    .as_u64()
-                    .unwrap()
-                    > from
-            })
-            .collect();
+        let expected = after(&run.lines, from);
         assert_eq!(
             attached.seen.iter().collect::<Vec<_>>(),
             expected,
@@ -468,23 +444,12 @@ fn attach_follows_a_live_session_and_forwards_commands() {
 fn attach_after_the_end_replays_and_exits() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = env.script(json!({"turns": [{"text": "done"}]}));
-    let run = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--session-id",
-        "ended",
-    ]);
+    let run = env.run_script(&script, "x", &["--session-id", "ended"]);
     let mut attached = attach(&env, "ended", 2);
     attached.wait_for("the end", |e| e["type"] == "session-end");
     assert_eq!(attached.exit_code(), Some(0));
     assert_eq!(attached.seen, run.lines[2..].to_vec());
-    let output = env
-        .plain_command(&["attach", "--session-id", "nope"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
+    subcommand(&env, &["attach", "--session-id", "nope"], 2);
 }
 
 #[test]
@@ -496,42 +461,18 @@ fn offline_checkpoints_list_and_rollback_with_dry_run() {
         {"tool_calls": [{"name": "exec", "args": {"command": "echo more >> existing.txt; rm gone.txt; echo n > new.txt"}}]},
         {"text": "done"}
     ]}));
-    let run = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--session-id",
-        "offline",
-    ]);
+    let run = env.run_script(&script, "x", &["--session-id", "offline"]);
     assert_eq!(run.code, Some(0));
     let after = files(&env.work);
 
-    let list = env
-        .plain_command(&["checkpoints", "--session-id", "offline"])
-        .output()
-        .unwrap();
-    assert_eq!(list.status.code(), Some(0));
-    let listing = String::from_utf8(list.stdout).unwrap();
+    let listing = subcommand(&env, &["checkpoints", "--session-id", "offline"], 0);
     assert_eq!(listing.lines().count(), 1 + 3, "{listing}");
     assert!(
         listing.lines().nth(2).unwrap().starts_with("1 "),
         "{listing}"
     );
 
-    let dry = env
-        .plain_command(&[
-            "rollback",
-            "--session-id",
-            "offline",
-            "--iteration",
-            "0",
-            "--dry-run",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(dry.status.code(), Some(0));
-    let said = String::from_utf8(dry.stdout).unwrap();
+    let said = rollback(&env, "offline", "0", &["--dry-run"], 0);
     assert_eq!(
         said,
         format!(
@@ -541,22 +482,9 @@ fn offline_checkpoints_list_and_rollback_with_dry_run() {
     );
     assert_eq!(files(&env.work), after, "a dry run changes nothing");
 
-    let done = env
-        .plain_command(&["rollback", "--session-id", "offline", "--iteration", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        done.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&done.stderr)
-    );
+    rollback(&env, "offline", "0", &[], 0);
     assert_eq!(files(&env.work), before);
-    let missing = env
-        .plain_command(&["rollback", "--session-id", "offline", "--iteration", "9"])
-        .output()
-        .unwrap();
-    assert_eq!(missing.status.code(), Some(2));
+    rollback(&env, "offline", "9", &[], 2);
 }
 
 /// Every folder of the work dir (but .git) with its mode.
@@ -607,12 +535,7 @@ fn rollback_puts_the_folder_tree_back() {
                 "rmdir newdir && mkdir later && mkdir -p made/deep && echo x > made/deep/f && chmod 0750 private && echo waiting; {GATE}")}}]},
             {"text": "done"}
         ]}));
-        let mut agent = env.spawn(&[
-            "--script",
-            script.to_str().unwrap(),
-            "--prompt",
-            "reshape folders",
-        ]);
+        let mut agent = env.spawn_script(&script, "reshape folders", &[]);
         agent.wait_for("checkpoint 1", |e| {
             e["type"] == "checkpoint-saved" && e["iteration"] == 1
         });
@@ -643,45 +566,17 @@ fn offline_rollback_puts_the_folder_tree_back() {
             "rmdir empty && mkdir -p newdir/deeper && chmod 0755 private && rm -rf open/inner"}}]},
         {"text": "done"}
     ]}));
-    let run = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--session-id",
-        "folders",
-    ]);
+    let run = env.run_script(&script, "x", &["--session-id", "folders"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let dry = env
-        .plain_command(&[
-            "rollback",
-            "--session-id",
-            "folders",
-            "--iteration",
-            "0",
-            "--dry-run",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(dry.status.code(), Some(0));
     assert_eq!(
-        String::from_utf8(dry.stdout).unwrap(),
+        rollback(&env, "folders", "0", &["--dry-run"], 0),
         format!(
             "create empty/\ncreate open/inner/\ncreate open/inner/b.txt\nmodify private/\n\
              delete newdir/deeper/\ndelete newdir/\n6 path(s) would change in {} to match iteration 0\n",
             env.work.display()
         )
     );
-    let done = env
-        .plain_command(&["rollback", "--session-id", "folders", "--iteration", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(
-        done.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&done.stderr)
-    );
+    rollback(&env, "folders", "0", &[], 0);
     assert_eq!(folders(&env.work), folders_before);
     assert_eq!(files(&env.work), files_before);
 }
@@ -703,7 +598,7 @@ fn rollback_never_writes_through_a_link_put_where_a_folder_was() {
                 "rm -rf sub && ln -s {} sub{hide} && echo waiting; {GATE}", outside.display())}}]},
             {"text": "done"}
         ]}));
-        let mut agent = env.spawn(&["--script", script.to_str().unwrap(), "--prompt", "x"]);
+        let mut agent = env.spawn_script(&script, "x", &[]);
         agent.wait_for("the gated command", |e| {
             e["type"] == "exec-log" && e["data"] == "waiting\n"
         });
@@ -733,14 +628,7 @@ fn attach_follows_the_live_turn_after_earlier_turns_ended() {
         {"tool_calls": [{"name": "ask_user", "id": "q1", "args": {"question": "Go on?"}}]},
         {"text": "turn two done"}
     ]}));
-    let first = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "one",
-        "--session-id",
-        "turns",
-    ]);
+    let first = env.run_script(&script, "one", &["--session-id", "turns"]);
     assert_eq!(first.code, Some(0), "{}", first.stderr);
     let end_of_first = first.end()["_seq"].as_u64().unwrap();
     let checkpoint = first.of_type("checkpoint-saved").last().unwrap()["checkpoint"]
@@ -753,14 +641,7 @@ fn attach_follows_the_live_turn_after_earlier_turns_ended() {
     assert_eq!(idle.code, Some(0), "{}", idle.stderr);
     assert!(idle.lines.is_empty(), "{:?}", idle.lines);
 
-    let mut second = env.spawn(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "two",
-        "--restore-checkpoint",
-        &checkpoint,
-    ]);
+    let mut second = env.spawn_script(&script, "two", &["--restore-checkpoint", &checkpoint]);
     second.wait_for_type("hitl-request");
     let mut late = attach(&env, "turns", end_of_first);
     let mut full = attach(&env, "turns", 0);
@@ -777,17 +658,7 @@ fn attach_follows_the_live_turn_after_earlier_turns_ended() {
             e["type"] == "session-end" && e["_seq"] == run.end()["_seq"]
         });
         assert_eq!(attached.exit_code(), Some(0), "from {from}");
-        let expected: Vec<&String> = first
-            .lines
-            .iter()
-            .chain(&run.lines)
-            .filter(|line| {
-                serde_json::from_str::<Value>(line).unwrap()["_seq"]
-                    .as_u64()
-                    .unwrap()
-                    > from
-            })
-            .collect();
+        let expected = after(first.lines.iter().chain(&run.lines), from);
         assert_eq!(
             attached.seen.iter().collect::<Vec<_>>(),
             expected,
@@ -811,14 +682,7 @@ fn attach_tells_a_turn_that_is_ending_from_one_that_is_starting() {
     use std::io::Write;
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let script = env.script(json!({"turns": [{"text": "done"}]}));
-    let first = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "x",
-        "--session-id",
-        "between",
-    ]);
+    let first = env.run_script(&script, "x", &["--session-id", "between"]);
     let end = first.end()["_seq"].as_u64().unwrap();
     let dir = agent::state::SessionDir::new(&env.state_dir(), "between");
 

@@ -112,7 +112,7 @@ fn run_commands(env: &TestEnv, commands: &[&str]) -> super::Finished {
         .map(|command| json!({"name": "exec", "args": {"command": command}}))
         .collect();
     let script = env.script(json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}));
-    env.run(&["--script", script.to_str().unwrap(), "--prompt", "run"])
+    env.run_script(&script, "run", &[])
 }
 
 #[test]

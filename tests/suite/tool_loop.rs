@@ -222,12 +222,7 @@ fn scripted_demo_from_the_readme_runs_offline() {
         std::fs::copy(demo.join("project").join(name), env.work.join(name)).unwrap();
     }
     let script = demo.join("script.json");
-    let run = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "Summarise",
-    ]);
+    let run = env.run_script(&script, "Summarise", &[]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let names: Vec<_> = run
         .of_type("tool-call-start")
@@ -254,14 +249,7 @@ fn max_iterations_ends_the_session() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
     let turn = json!({"tool_calls": [{"name": "exec", "args": {"command": "true"}}]});
     let script = env.script(json!({"turns": [turn, turn, turn, turn]}));
-    let run = env.run(&[
-        "--script",
-        script.to_str().unwrap(),
-        "--prompt",
-        "loop",
-        "--max-iterations",
-        "2",
-    ]);
+    let run = env.run_script(&script, "loop", &["--max-iterations", "2"]);
     assert_eq!(run.exit_reason(), "max-iterations");
     assert_eq!(run.code, Some(3));
     assert_eq!(run.end()["iterations"], 2);
@@ -307,14 +295,7 @@ fn text_format_is_readable() {
         {"text": "Finished."}
     ]}));
     let output = env
-        .command(&[
-            "--script",
-            script.to_str().unwrap(),
-            "--prompt",
-            "go",
-            "--format",
-            "text",
-        ])
+        .script_command(&script, "go", &["--format", "text"])
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();

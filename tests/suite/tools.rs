@@ -8,9 +8,7 @@ use super::{TestEnv, read};
 
 fn run_script(env: &TestEnv, calls: Value, extra: &[&str]) -> super::Finished {
     let script = env.script(json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}));
-    let mut args = vec!["--script", script.to_str().unwrap(), "--prompt", "do it"];
-    args.extend_from_slice(extra);
-    env.run(&args)
+    env.run_script(&script, "do it", extra)
 }
 
 #[test]

@@ -12,7 +12,7 @@ fn fetch(env: &TestEnv, urls: &[String]) -> super::Finished {
         .map(|url| json!({"name": "web_fetch", "args": {"url": url}}))
         .collect();
     let script = env.script(json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}));
-    env.run(&["--script", script.to_str().unwrap(), "--prompt", "fetch"])
+    env.run_script(&script, "fetch", &[])
 }
 
 /// The mock's address with `localhost` as its name, which the config allows.
@@ -353,7 +353,7 @@ fn cancel_ends_a_fetch_that_waits_on_a_silent_server() {
         {"tool_calls": [{"name": "web_fetch", "args": {"url": format!("http://127.0.0.1:{port}/slow")}}]},
         {"text": "never reached"}
     ]}));
-    let mut command = env.command(&["--script", script.to_str().unwrap(), "--prompt", "fetch"]);
+    let mut command = env.script_command(&script, "fetch", &[]);
     for name in [
         "http_proxy",
         "https_proxy",
