@@ -192,9 +192,9 @@ pub fn main() -> ExitCode {
     }
     // First, before anything opens a descriptor (see `take_inherited`).
     hidden_env::take_inherited();
-    let session = std::env::args_os()
-        .nth(1)
-        .is_some_and(|first| !matches!(first.to_str(), Some("attach" | "checkpoints" | "rollback")));
+    let session = std::env::args_os().nth(1).is_some_and(|first| {
+        !matches!(first.to_str(), Some("attach" | "checkpoints" | "rollback"))
+    });
     if session && let Err(reason) = hidden_env::reexec_without_builtin_secrets() {
         crate::diag!("agent: warning: the token stays in the agent's environment block: {reason}");
     }
