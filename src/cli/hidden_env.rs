@@ -2,31 +2,51 @@
 //!
 //! Scrubbing a command's environment is not enough: a command can read
 //! its parent's environment block in `/proc/$PPID/environ`, which the
-//! kernel serves from the memory the process started with; nothing a
-//! process does to its variables afterwards changes it. So when the
-//! environment holds a secret variable, the agent re-executes itself
-//! (same PID, same arguments and streams) with those variables removed and
-//! their values in an anonymous memory file it inherits, reads them back,
-//! and closes the file before any command can start. The process is then
-//! marked non-dumpable, so a command of the same user cannot read its
-//! memory through `/proc` or `ptrace` either.
+//! kernel serves from the memory the process started with; `unsetenv` and
+//! its kind do not touch that memory. So the values of the secret
+//! variables are taken into the process's heap and then overwritten in the
+//! block itself, through `/proc/self/mem` (the kernel's view of the block,
+//! `/proc/self/environ`, is read back to check). Where that is refused (a
+//! hardened `/proc`), the agent re-executes itself instead (same PID,
+//! arguments and streams) with those variables removed and their values in
+//! an anonymous memory file it inherits, reads back and closes before any
+//! command can start: the same result for about 1.5 ms more at start. The
+//! process is then marked non-dumpable, so a command of the same user
+//! cannot read its memory through `/proc` or `ptrace` either.
+//!
+//! Writing the block changes memory that the C library owns and no Rust
+//! value refers to (`std::env` copies what it reads), while the process has
+//! one thread; the variables then read as empty.
 
 use std::ffi::{OsStr, OsString};
 use std::io::{Read, Seek, Write};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::FileExt;
 use std::os::unix::process::CommandExt;
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard};
 
 /// Names the inherited memory file's descriptor in the re-executed image.
 pub const SECRETS_FD_VAR: &str = "AGENT_INTERNAL_SECRETS_FD";
 const MEMFD_NAME: &str = "agent-secrets";
+/// In debug builds only: skip the in-place scrub and re-execute.
+const FORCE_REEXEC_VAR: &str = "AGENT_DEBUG_FORCE_REEXEC";
 /// More than any set of tokens; a larger file is not ours.
 const MAX_SECRETS_BYTES: u64 = 1024 * 1024;
 
 type Vars = Vec<(OsString, OsString)>;
 
+/// An environment block larger than this is not scrubbed in place.
+const MAX_ENV_BLOCK: u64 = 16 * 1024 * 1024;
+
 /// The secret variables taken out of the environment block.
-static HIDDEN: OnceLock<Vec<(String, String)>> = OnceLock::new();
+static HIDDEN: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+
+fn hidden() -> MutexGuard<'static, Vec<(String, String)>> {
+    match HIDDEN.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
 
 /// Takes the secrets a previous image of this process passed on. Called
 /// first thing in `main`, before anything opens a file, so that the
@@ -37,35 +57,36 @@ pub fn take_inherited() {
         .and_then(|fd| fd.parse::<i32>().ok())
         .and_then(read_memfd)
         .unwrap_or_default();
-    let _ = HIDDEN.set(vars);
+    hidden().extend(vars);
 }
 
 /// Whether the environment block still holds none of the secret variables.
 pub fn environ_is_clean(secret_names: &globset::GlobSet) -> bool {
-    !std::env::vars_os().any(|(name, _)| is_secret(&name, secret_names))
+    !std::env::vars_os().any(|(name, value)| !value.is_empty() && is_secret(&name, secret_names))
 }
 
 /// A variable's value, from the hidden ones first.
 pub fn var(name: &str) -> Option<String> {
-    HIDDEN
-        .get()
-        .and_then(|vars| vars.iter().find(|(known, _)| known == name))
+    hidden()
+        .iter()
+        .find(|(known, _)| known == name)
         .map(|(_, value)| value.clone())
         .or_else(|| std::env::var(name).ok())
 }
 
 /// The values of every secret variable, hidden or still in the environment.
 pub fn secret_values(secret_names: &globset::GlobSet) -> Vec<String> {
-    let hidden = HIDDEN.get().into_iter().flatten();
-    hidden
+    let mut values: Vec<String> = hidden()
+        .iter()
         .filter(|(name, _)| secret_names.is_match(name))
         .map(|(_, value)| value.clone())
-        .chain(
-            std::env::vars_os()
-                .filter(|(name, _)| is_secret(name, secret_names))
-                .filter_map(|(_, value)| value.into_string().ok()),
-        )
-        .collect()
+        .collect();
+    values.extend(
+        std::env::vars_os()
+            .filter(|(name, value)| !value.is_empty() && is_secret(name, secret_names))
+            .filter_map(|(_, value)| value.into_string().ok()),
+    );
+    values
 }
 
 fn is_secret(name: &OsStr, secret_names: &globset::GlobSet) -> bool {
@@ -73,23 +94,104 @@ fn is_secret(name: &OsStr, secret_names: &globset::GlobSet) -> bool {
         .is_some_and(|name| secret_names.is_match(name))
 }
 
-/// Re-executes this binary without the secret variables in its
-/// environment block. Returns only when that is impossible (no
-/// `/proc/self/exe`, no memfd), with the reason; on success this image is
-/// gone.
-pub fn reexec_without_secrets(secret_names: &globset::GlobSet) -> Result<(), String> {
-    reexec_without(|name| is_secret(name, secret_names))
+/// Takes the secret variables out of the environment block: in place, or
+/// else by re-executing (then this image is gone). Returns only when
+/// neither could be done, with the reasons.
+pub fn hide_secrets(secret_names: &globset::GlobSet) -> Result<(), String> {
+    hide(|name| is_secret(name, secret_names))
 }
 
-/// [`reexec_without_secrets`] for the variables that are always secret,
-/// before the flags are parsed and the config is read: the common case
-/// (the token alone) then costs one early `execve`, not a second start.
-pub fn reexec_without_builtin_secrets() -> Result<(), String> {
-    reexec_without(|name| {
+/// [`hide_secrets`] for the variables that are always secret, before the
+/// flags are parsed and the config is read.
+pub fn hide_builtin_secrets() -> Result<(), String> {
+    hide(|name| {
         crate::config::BUILTIN_SECRET_VARS
             .iter()
             .any(|builtin| name == OsStr::new(builtin))
     })
+}
+
+fn hide(secret: impl Fn(&OsStr) -> bool) -> Result<(), String> {
+    let found: Vars = std::env::vars_os()
+        .filter(|(name, value)| name != SECRETS_FD_VAR && !value.is_empty() && secret(name))
+        .collect();
+    if found.is_empty() {
+        return Ok(());
+    }
+    {
+        let mut hidden = hidden();
+        for (name, value) in &found {
+            if let (Some(name), Some(value)) = (name.to_str(), value.to_str())
+                && !hidden.iter().any(|(known, _)| known == name)
+            {
+                hidden.push((name.to_owned(), value.to_owned()));
+            }
+        }
+    }
+    // Debug builds let a test take the fallback path on purpose.
+    let scrubbed = if cfg!(debug_assertions) && std::env::var_os(FORCE_REEXEC_VAR).is_some() {
+        Err(format!("{FORCE_REEXEC_VAR} is set"))
+    } else {
+        scrub_environ_block(&found)
+    };
+    match scrubbed {
+        Ok(()) => Ok(()),
+        Err(scrub) => reexec_without(secret).map_err(|reexec| format!("{scrub}; {reexec}")),
+    }
+}
+
+/// Overwrites the values of `found` in the block `/proc/self/environ`
+/// shows, then reads that back to check they are gone.
+fn scrub_environ_block(found: &[(OsString, OsString)]) -> Result<(), String> {
+    let stat = std::fs::read_to_string("/proc/self/stat")
+        .map_err(|err| format!("cannot read /proc/self/stat: {err}"))?;
+    // Fields after the command name: the first is field 3 (state), so
+    // env_start (field 50) and env_end (51) are at 47 and 48.
+    let fields: Vec<&str> = stat
+        .rfind(')')
+        .map(|at| stat[at + 1..].split_ascii_whitespace().collect())
+        .unwrap_or_default();
+    let (Some(start), Some(end)) = (
+        fields.get(47).and_then(|field| field.parse::<u64>().ok()),
+        fields.get(48).and_then(|field| field.parse::<u64>().ok()),
+    ) else {
+        return Err("/proc/self/stat has no environment bounds".to_owned());
+    };
+    if end <= start || end - start > MAX_ENV_BLOCK {
+        return Err(format!("odd environment bounds {start}..{end}"));
+    }
+    let mem = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/proc/self/mem")
+        .map_err(|err| format!("cannot open /proc/self/mem: {err}"))?;
+    let mut block = vec![0u8; (end - start) as usize];
+    mem.read_exact_at(&mut block, start)
+        .map_err(|err| format!("cannot read the environment block: {err}"))?;
+    let mut offset = 0u64;
+    for entry in block.split(|byte| *byte == 0) {
+        if let Some(eq) = entry.iter().position(|byte| *byte == b'=')
+            && found
+                .iter()
+                .any(|(name, _)| name.as_bytes() == &entry[..eq])
+        {
+            let value = &entry[eq + 1..];
+            mem.write_all_at(&vec![0u8; value.len()], start + offset + eq as u64 + 1)
+                .map_err(|err| format!("cannot write the environment block: {err}"))?;
+        }
+        offset += entry.len() as u64 + 1;
+    }
+    let shown = std::fs::read("/proc/self/environ")
+        .map_err(|err| format!("cannot read /proc/self/environ back: {err}"))?;
+    let left = found.iter().any(|(_, value)| {
+        shown
+            .windows(value.len())
+            .any(|window| window == value.as_bytes())
+    });
+    if left {
+        return Err("a secret value is still in /proc/self/environ".to_owned());
+    }
+    Ok(())
 }
 
 fn reexec_without(secret: impl Fn(&OsStr) -> bool) -> Result<(), String> {
@@ -104,11 +206,13 @@ fn reexec_without(secret: impl Fn(&OsStr) -> bool) -> Result<(), String> {
         .map_err(|err| format!("memfd_create: {err}"))?;
     let mut file = std::fs::File::from(memfd);
     let mut bytes = Vec::new();
-    for (name, value) in HIDDEN.get().into_iter().flatten() {
+    for (name, value) in hidden().iter() {
         push_pair(&mut bytes, name.as_bytes(), value.as_bytes());
     }
     for (name, value) in &secret {
-        push_pair(&mut bytes, name.as_bytes(), value.as_bytes());
+        if !value.is_empty() {
+            push_pair(&mut bytes, name.as_bytes(), value.as_bytes());
+        }
     }
     file.write_all(&bytes)
         .and_then(|()| file.rewind())

@@ -195,7 +195,7 @@ pub fn main() -> ExitCode {
     let session = std::env::args_os().nth(1).is_some_and(|first| {
         !matches!(first.to_str(), Some("attach" | "checkpoints" | "rollback"))
     });
-    if session && let Err(reason) = hidden_env::reexec_without_builtin_secrets() {
+    if session && let Err(reason) = hidden_env::hide_builtin_secrets() {
         crate::diag!("agent: warning: the token stays in the agent's environment block: {reason}");
     }
     let cli = match Cli::try_parse() {
@@ -221,7 +221,7 @@ pub fn main() -> ExitCode {
     let secret_names = file_config.secret_matcher();
     // Returns only where it cannot be done; then the token stays readable
     // in /proc/<agent>/environ and session-start says so.
-    if let Err(reason) = hidden_env::reexec_without_secrets(&secret_names) {
+    if let Err(reason) = hidden_env::hide_secrets(&secret_names) {
         crate::diag!("agent: warning: the token stays in the agent's environment block: {reason}");
     }
     let guards = Guards {

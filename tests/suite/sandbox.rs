@@ -215,30 +215,55 @@ fn no_command_writes_the_state_folder() {
 
 #[test]
 fn commands_cannot_read_the_token_out_of_the_agent() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    token_stays_out_of_reach(&[]);
+}
+
+/// The fallback where the environment block cannot be written in place:
+/// the agent re-executes itself without the token.
+#[test]
+fn commands_cannot_read_the_token_after_a_re_execution_either() {
+    token_stays_out_of_reach(&[("AGENT_DEBUG_FORCE_REEXEC", "1")]);
+}
+
+fn token_stays_out_of_reach(vars: &[(&str, &str)]) {
+    use super::mock::{MockServer, Reply, openai};
     // Encoded, so that the stream's mask cannot hide a leak from the test.
-    let run = run_commands(
-        &env,
-        &[],
-        &[
-            "base64 -w0 /proc/$PPID/environ; echo",
-            "base64 -w0 /proc/$PPID/cmdline; echo",
-        ],
-    );
+    let probes = [
+        "base64 -w0 /proc/$PPID/environ; echo",
+        "base64 -w0 /proc/$PPID/cmdline; echo",
+    ];
+    let calls: Vec<(&str, &str, Value)> = vec![
+        ("c1", "exec", json!({"command": probes[0]})),
+        ("c2", "exec", json!({"command": probes[1]})),
+    ];
+    let server = MockServer::start(vec![
+        Reply::stream(openai::tool_turn(&calls)),
+        Reply::stream(openai::text_turn("done")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    let run = env.spawn_with_env(&["--prompt", "go"], vars).finish();
+    assert_eq!(run.exit_reason(), "completed", "{}", run.stderr);
     assert_eq!(run.one("session-start")["sandbox"]["token_hidden"], true);
-    for output in outputs(&run) {
-        for line in output.lines() {
-            let decoded = base64::engine::general_purpose::STANDARD
-                .decode(line.trim())
-                .unwrap_or_default();
-            let text = String::from_utf8_lossy(&decoded);
-            assert!(!text.contains(TOKEN), "the token leaked: {text}");
+    let outputs = outputs(&run);
+    assert_eq!(outputs.len(), 2);
+    for (index, output) in outputs.iter().enumerate() {
+        let line = output.lines().next().unwrap_or("");
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(line.trim())
+            .unwrap_or_else(|err| panic!("not base64 ({err}): {output}"));
+        let text = String::from_utf8_lossy(&decoded);
+        if index == 0 {
+            assert!(text.contains("HOME="), "the probe read the block: {text}");
         }
+        assert!(!text.contains(TOKEN), "the token leaked: {text}");
     }
-    // The model still got the token: the session ran against the scripted
-    // model, so check the HTTP path separately in model tests; here only
-    // that the agent itself still works after re-executing.
-    assert_eq!(run.exit_reason(), "completed");
+    // The agent itself still has it: both model calls carried it.
+    for request in server.requests() {
+        assert_eq!(
+            request.header("authorization"),
+            Some(format!("Bearer {TOKEN}").as_str())
+        );
+    }
 }
 
 fn alive(pid: i32) -> bool {
