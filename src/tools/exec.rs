@@ -417,6 +417,9 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
     for stream in &mut streams {
         stream.flush(ctx, call_id, &mut streamed, true);
     }
+    // The command itself has been waited for: what ended below it and was
+    // re-parented here would stay a zombie for the rest of the session.
+    procs::reap_orphans();
     let status = exit.map(Ended::Exited);
     let ended = match (ended, status) {
         (Some(reason), _) => reason,

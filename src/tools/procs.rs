@@ -34,22 +34,12 @@ pub fn kill_all_descendants() -> usize {
     kill_below(rustix::process::getpid(), false)
 }
 
-/// Waits for the zombies among this process's children that nobody else
-/// waits for: orphans re-parented here. Called between commands, when
-/// the tokio-managed children have all been waited for.
+/// Waits for every child that has ended: orphans re-parented here by the
+/// subreaper, which nobody else waits for. Only between commands, when
+/// every child the agent spawned itself has been waited for; one
+/// `waitpid` call when there is nothing to reap.
 pub fn reap_orphans() {
-    let me = rustix::process::getpid().as_raw_nonzero().get();
-    let Some(table) = ProcessTable::read() else {
-        return;
-    };
-    for (pid, info) in &table.processes {
-        if info.parent == me
-            && info.zombie
-            && let Some(pid) = Pid::from_raw(*pid)
-        {
-            let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::NOHANG);
-        }
-    }
+    while let Ok(Some(_)) = rustix::process::wait(rustix::process::WaitOptions::NOHANG) {}
 }
 
 /// Whether the process `pid` may talk to the agent as a person would (on

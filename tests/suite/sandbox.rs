@@ -552,3 +552,21 @@ fn rustix_uid_is_root() -> bool {
         .and_then(|line| line.split_whitespace().nth(1).map(|uid| uid == "0"))
         .unwrap_or(false)
 }
+
+/// The subreaper adopts what ends below it; it must also reap it, or a
+/// long session collects zombies.
+#[test]
+fn orphans_that_end_are_reaped_between_commands() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let run = run_commands(
+        &env,
+        &[],
+        &[
+            "sh -c 'sleep 0.2 & echo $! > orphan.pid'",
+            "sleep 0.6",
+            "grep -o ') [A-Z]' /proc/$(cat orphan.pid)/stat 2>/dev/null || echo gone",
+        ],
+    );
+    let outputs = outputs(&run);
+    assert!(outputs[2].starts_with("gone"), "{outputs:?}");
+}
