@@ -113,7 +113,11 @@ impl Sandbox {
         match &self.trampoline {
             Some(exe) => {
                 let policy = match (policy, self.landlock_abi) {
-                    (Some(policy), Some(_)) => serde_json::to_string(policy).unwrap_or_default(),
+                    // `{}` is no policy: the trampoline refuses it rather
+                    // than run the command unconfined.
+                    (Some(policy), Some(_)) => {
+                        serde_json::to_string(policy).unwrap_or_else(|_| "{}".to_owned())
+                    }
                     // Without Landlock the trampoline still leaves the
                     // terminal session.
                     _ => String::new(),
