@@ -1,10 +1,9 @@
 //! Command line: flags and environment become a [`SessionConfig`], the
 //! session runs, and its end becomes the exit status.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
@@ -12,25 +11,17 @@ mod attach;
 pub mod hidden_env;
 mod images;
 mod offline;
+mod start;
 
 use crate::config::Config;
-use crate::model::http::{HttpModel, HttpModelConfig};
-use crate::model::scripted::ScriptedModel;
-use crate::model::{ModelClient, aliases};
-use crate::protocol::events::Mode;
-use crate::protocol::events::{PlanExecGuard, SandboxReport, StateFolderAccess};
 use crate::protocol::redact::Redactor;
-use crate::protocol::{EventWriter, OutputFormat, reader, tty};
-use crate::session::checks::Checks;
-use crate::session::hitl::HitlSettings;
-use crate::session::{Control, RestorePoint, Session, SessionConfig, StateSetup, control};
-use crate::state::retention::Retention;
-use crate::state::{self, SessionDir, checkpoint};
-use crate::tools::sandbox::{self, Sandbox};
-use crate::tools::{self, exec::ExecSettings};
+use crate::protocol::{EventWriter, reader, tty};
+use crate::session::{Control, Session, control};
+use crate::state;
+use crate::tools;
+use crate::tools::sandbox;
 
-/// Exit status for a usage error (bad flags, bad config).
-pub const USAGE_EXIT: u8 = 2;
+pub use start::{MACHINE_EXIT, USAGE_EXIT};
 
 const LONG_VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
@@ -175,15 +166,6 @@ pub enum CliFormat {
     Text,
 }
 
-/// A usage error: printed on stderr, exit status 2, nothing on stdout.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(String);
-
-fn usage(message: impl Into<String>) -> UsageError {
-    UsageError(message.into())
-}
-
 /// The whole program: parse, run, exit status.
 pub fn main() -> ExitCode {
     if std::env::args_os().nth(1).as_deref() == Some(std::ffi::OsStr::new(sandbox::TRAMPOLINE_ARG))
@@ -224,17 +206,9 @@ pub fn main() -> ExitCode {
     if let Err(reason) = hidden_env::hide_secrets(&secret_names) {
         crate::diag!("agent: warning: the token stays in the agent's environment block: {reason}");
     }
-    let guards = Guards {
+    let guards = start::Guards {
         token_hidden: hidden_env::environ_is_clean(&secret_names) && hidden_env::forbid_dumps(),
         subreaper: tools::procs::become_subreaper(),
-    };
-    let prepared = match prepare(cli, file_config, guards) {
-        Ok(prepared) => prepared,
-        Err(err) => {
-            crate::diag!("agent: error: {err}");
-            crate::diag!("Try 'agent --help' for more information.");
-            return ExitCode::from(USAGE_EXIT);
-        }
     };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -243,26 +217,21 @@ pub fn main() -> ExitCode {
         Ok(runtime) => runtime,
         Err(err) => {
             crate::diag!("agent: error: cannot start the async runtime: {err}");
-            return ExitCode::from(1);
+            return ExitCode::from(start::MACHINE_EXIT);
         }
     };
-    let mut prepared = prepared;
-    if !prepared.image_sources.is_empty() {
-        if !prepared.config.model.images {
-            crate::diag!(
-                "agent: error: --image: the model {:?} does not take images (set images = true in its [models] entry)",
-                prepared.config.model_alias
-            );
-            return ExitCode::from(USAGE_EXIT);
-        }
-        match runtime.block_on(images::load_all(&prepared.image_sources)) {
-            Ok(images) => prepared.config.images = images,
-            Err(err) => {
-                crate::diag!("agent: error: --image {err}");
-                return ExitCode::from(USAGE_EXIT);
+    let prepared = match start::resolve(cli, file_config, &runtime)
+        .and_then(|resolved| start::open(resolved, guards))
+    {
+        Ok(prepared) => prepared,
+        Err(err) => {
+            crate::diag!("agent: error: {err}");
+            if matches!(err, start::StartError::Usage(_)) {
+                crate::diag!("Try 'agent --help' for more information.");
             }
+            return ExitCode::from(err.exit_code());
         }
-    }
+    };
     let code = runtime.block_on(run(prepared));
     // The stdin reader thread may sit in a blocking read forever; do not
     // wait for it.
@@ -270,278 +239,7 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-struct Prepared {
-    image_sources: Vec<String>,
-    session_dir: SessionDir,
-    state_dir: PathBuf,
-    retention: Retention,
-    /// Held until the process ends: the session is live while it is.
-    _lock: std::fs::File,
-    config: SessionConfig,
-    model: ModelClient,
-    format: OutputFormat,
-    secrets: Vec<String>,
-}
-
-/// The process-wide protections in place before the session starts.
-struct Guards {
-    token_hidden: bool,
-    subreaper: bool,
-}
-
-fn prepare(cli: Cli, file_config: Config, guards: Guards) -> Result<Prepared, UsageError> {
-    let Some(prompt) = cli.prompt.filter(|p| !p.trim().is_empty()) else {
-        return Err(usage("--prompt TEXT is required (and must not be empty)"));
-    };
-    let mode = match cli.mode {
-        CliMode::Normal => Mode::Normal,
-        CliMode::Implement => Mode::Implement,
-        CliMode::Plan => Mode::Plan,
-    };
-    if cli.max_iterations == 0 {
-        return Err(usage("--max-iterations must be at least 1"));
-    }
-    for name in &cli.blocked_tools {
-        if !tools::CONTRACT_TOOLS.contains(&name.as_str()) {
-            return Err(usage(format!(
-                "--blocked-tools: unknown tool {name:?}; the tools are {}",
-                tools::CONTRACT_TOOLS.join(", ")
-            )));
-        }
-    }
-    let restore = match &cli.restore_checkpoint {
-        None => None,
-        Some(path) => {
-            let path = path
-                .canonicalize()
-                .map_err(|err| usage(format!("--restore-checkpoint {}: {err}", path.display())))?;
-            let manifest = checkpoint::load_manifest(&path)
-                .map_err(|err| usage(format!("--restore-checkpoint: {err}")))?;
-            Some(RestorePoint { path, manifest })
-        }
-    };
-    let session_id = match (cli.session_id, &restore) {
-        (Some(id), Some(point)) if id != point.manifest.session_id => {
-            return Err(usage(format!(
-                "--session-id {id:?} does not match the checkpoint's session {:?}",
-                point.manifest.session_id
-            )));
-        }
-        (_, Some(point)) => point.manifest.session_id.clone(),
-        (Some(id), None) if valid_session_id(&id) => id,
-        (Some(id), None) => {
-            return Err(usage(format!(
-                "--session-id {id:?}: use 1 to 128 letters, digits, '.', '_' or '-'"
-            )));
-        }
-        (None, None) => new_session_id(),
-    };
-    let work_dir = cli
-        .work_dir
-        .canonicalize()
-        .map_err(|err| usage(format!("--work-dir {}: {err}", cli.work_dir.display())))?;
-    if !work_dir.is_dir() {
-        return Err(usage(format!(
-            "--work-dir {} is not a folder",
-            work_dir.display()
-        )));
-    }
-    let hitl_dir = match cli.hitl_dir {
-        None => None,
-        Some(dir) => Some(hitl_folder(&dir)?),
-    };
-    let state_dir = match &restore {
-        Some(point) => checkpoint::session_dir_of(&point.path)
-            .ok()
-            .and_then(|dir| dir.root.parent()?.parent().map(Path::to_path_buf))
-            .ok_or_else(|| {
-                usage("--restore-checkpoint: the checkpoint is not inside a state folder")
-            })?,
-        None => cli
-            .state_dir
-            .clone()
-            .or_else(state::default_state_dir)
-            .ok_or_else(|| {
-                usage("no state folder: set --state-dir or AGENT_STATE_DIR (HOME is not set)")
-            })?,
-    };
-    state::private_dir(&state_dir).map_err(|err| usage(format!("state folder: {err}")))?;
-    let state_dir = state_dir
-        .canonicalize()
-        .map_err(|err| usage(format!("state folder {}: {err}", state_dir.display())))?;
-    if state_dir.starts_with(&work_dir) {
-        return Err(usage(format!(
-            "the state folder {} is inside the work dir; checkpoints would capture themselves. Use --state-dir",
-            state_dir.display()
-        )));
-    }
-    let session_dir = SessionDir::new(&state_dir, &session_id);
-    if restore.is_none() && session_dir.root.exists() {
-        return Err(usage(format!(
-            "session {session_id:?} exists already; continue it with --restore-checkpoint, or use a new --session-id"
-        )));
-    }
-    session_dir
-        .create()
-        .map_err(|err| usage(format!("session folder: {err}")))?;
-    let lock = state::lock_session(&session_dir).map_err(|err| usage(err.to_string()))?;
-    let (retention, warnings) = file_config.state.retention();
-    for warning in warnings {
-        crate::diag!("agent: warning: {warning}");
-    }
-    let table = aliases::ModelTable::with_overrides(file_config.models.clone());
-    let model_alias = cli
-        .model
-        .or_else(|| file_config.default_model.clone())
-        .unwrap_or_else(|| aliases::DEFAULT_ALIAS.to_owned());
-    let model_spec = table.resolve(&model_alias);
-
-    let secret_names = file_config.secret_matcher();
-    let secrets = hidden_env::secret_values(&secret_names);
-
-    let model = match cli.script {
-        Some(path) => {
-            ModelClient::Scripted(ScriptedModel::load(&path).map_err(|err| usage(err.to_string()))?)
-        }
-        None => {
-            let base_url = env_nonempty("AGENT_API_URL")
-                .or_else(|| env_nonempty("STRAYL_API_URL"))
-                .ok_or_else(|| {
-                    usage("no model server: set AGENT_API_URL (or STRAYL_API_URL), or pass --script FILE to play a scripted model")
-                })?;
-            if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-                return Err(usage(format!(
-                    "AGENT_API_URL must start with http:// or https://, got {base_url:?}"
-                )));
-            }
-            let api_key = hidden_env::var("AGENT_API_KEY")
-                .filter(|value| !value.trim().is_empty())
-                .or_else(|| {
-                    hidden_env::var("STRAYL_SESSION_TOKEN").filter(|value| !value.trim().is_empty())
-                });
-            ModelClient::Http(
-                HttpModel::new(HttpModelConfig {
-                    base_url,
-                    api_key,
-                    format: model_spec.format,
-                    idle_timeout: Duration::from_secs(file_config.http.idle_timeout_secs),
-                    connect_timeout: Duration::from_secs(file_config.http.connect_timeout_secs),
-                    retry: file_config.retry,
-                })
-                .map_err(|err| usage(err.to_string()))?,
-            )
-        }
-    };
-    let sandbox = Sandbox::probe();
-    // The hitl folder too: a command that could write a response file
-    // could approve its own request.
-    let protected = if file_config.exec.protect_state && sandbox.enforces() {
-        std::iter::once(state_dir.clone())
-            .chain(hitl_dir.clone())
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let report = SandboxReport {
-        landlock_abi: sandbox.landlock_abi,
-        plan_exec: if sandbox.enforces() {
-            PlanExecGuard::Landlock
-        } else {
-            PlanExecGuard::Classifier
-        },
-        state_folder: if protected.is_empty() {
-            StateFolderAccess::Writable
-        } else {
-            StateFolderAccess::ReadOnly
-        },
-        token_hidden: guards.token_hidden,
-        subreaper: guards.subreaper,
-    };
-    let exec = ExecSettings::new(
-        file_config.exec.shell.clone(),
-        Duration::from_millis(file_config.exec.default_timeout_ms),
-        Duration::from_millis(file_config.exec.max_timeout_ms),
-        secret_names,
-        file_config.exec.login_shell,
-    )
-    .confined(sandbox, protected);
-    Ok(Prepared {
-        config: SessionConfig {
-            session_id,
-            prompt,
-            model_alias,
-            model: model_spec,
-            mode,
-            work_dir,
-            blocked_tools: cli.blocked_tools,
-            max_iterations: cli.max_iterations,
-            previous_summary: cli.previous_summary,
-            exec: Arc::new(exec),
-            web: Arc::new(tools::web::WebSettings::new(
-                file_config.web_fetch.allow_hosts.clone(),
-            )),
-            version: crate::VERSION.to_owned(),
-            images: Vec::new(),
-            checks: Checks::new(file_config.approval.clone(), cli.unattended).map_err(usage)?,
-            hitl: HitlSettings {
-                timeout: Duration::from_secs(file_config.hitl.timeout_secs),
-                dir: hitl_dir,
-            },
-            compaction: file_config.compaction.clone(),
-            sandbox: report,
-            state: StateSetup {
-                dir: session_dir.clone(),
-                max_file_bytes: file_config.state.max_file_mb * 1024 * 1024,
-                restore,
-            },
-        },
-        session_dir,
-        state_dir,
-        retention,
-        _lock: lock,
-        image_sources: cli.image,
-        model,
-        format: match cli.format {
-            CliFormat::Json => OutputFormat::Json,
-            CliFormat::Text => OutputFormat::Text,
-        },
-        secrets,
-    })
-}
-
-/// The integration plan passes `--hitl-dir /tmp/hitl` and never makes it,
-/// so a missing folder is created, private (0700, parents too). One that
-/// exists is used as it is, also through a symlink; a symlink to nothing is
-/// refused rather than followed into a folder made wherever it points.
-fn hitl_folder(dir: &Path) -> Result<PathBuf, UsageError> {
-    use std::os::unix::fs::DirBuilderExt;
-    let failed = |err: std::io::Error| usage(format!("--hitl-dir {}: {err}", dir.display()));
-    match std::fs::symlink_metadata(dir) {
-        Ok(meta) if meta.file_type().is_symlink() && !dir.exists() => {
-            return Err(usage(format!(
-                "--hitl-dir {} is a symlink to nothing",
-                dir.display()
-            )));
-        }
-        Ok(_) => {}
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(failed)?,
-        Err(err) => return Err(failed(err)),
-    }
-    let canonical = dir.canonicalize().map_err(failed)?;
-    if !canonical.is_dir() {
-        return Err(usage(format!(
-            "--hitl-dir {} exists and is not a folder",
-            dir.display()
-        )));
-    }
-    Ok(canonical)
-}
-
-async fn run(prepared: Prepared) -> u8 {
+async fn run(prepared: start::Prepared) -> u8 {
     // Restored when dropped, on every way out of this function.
     let _raw_input = tty::RawInputGuard::engage();
     let journal_path = prepared.session_dir.journal();
@@ -599,41 +297,9 @@ async fn run(prepared: Prepared) -> u8 {
     reason.exit_code()
 }
 
-fn env_nonempty(name: &str) -> Option<String> {
-    std::env::var(name)
-        .ok()
-        .filter(|value| !value.trim().is_empty())
-}
-
-fn valid_session_id(id: &str) -> bool {
-    (1..=128).contains(&id.len())
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
-        && id != "."
-        && id != ".."
-}
-
-fn new_session_id() -> String {
-    format!(
-        "s-{}-{:08x}",
-        chrono::Utc::now().format("%Y%m%dT%H%M%S"),
-        fastrand::u32(..)
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn session_ids_are_checked() {
-        assert!(valid_session_id("abc-1.2_3"));
-        assert!(!valid_session_id("../etc"));
-        assert!(!valid_session_id(".."));
-        assert!(!valid_session_id(""));
-        assert!(valid_session_id(&new_session_id()));
-    }
 
     #[test]
     fn cli_definition_is_consistent() {

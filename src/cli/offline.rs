@@ -16,7 +16,7 @@ pub fn run(command: Subcommand, state_dir: Option<PathBuf>) -> ExitCode {
     };
     let session = |id: &str| -> Result<SessionDir, ExitCode> {
         let dir = SessionDir::new(&state_dir, id);
-        if !super::valid_session_id(id) || !dir.root.is_dir() {
+        if !super::start::valid_session_id(id) || !dir.root.is_dir() {
             crate::diag!(
                 "agent: error: no session {id:?} in {}",
                 state_dir.join("sessions").display()

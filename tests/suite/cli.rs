@@ -154,3 +154,68 @@ fn a_prompt_may_start_with_a_dash() {
         "- fix the list; --help is not a flag here"
     );
 }
+
+#[test]
+fn a_usage_error_leaves_nothing_on_disk() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(serde_json::json!({"turns": [{"text": "ok"}]}));
+    let missing_image = env.root.path().join("missing.png");
+    let hitl = env.root.path().join("hitl/new");
+    let output = env
+        .script_command(
+            &script,
+            "x",
+            &[
+                "--session-id",
+                "left-behind",
+                "--hitl-dir",
+                hitl.to_str().unwrap(),
+                "--model",
+                "claude",
+                "--image",
+                missing_image.to_str().unwrap(),
+            ],
+        )
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--image"));
+    assert!(
+        !env.state_dir().join("sessions/left-behind").exists(),
+        "a session folder was made for a start that failed"
+    );
+    assert!(
+        !hitl.exists(),
+        "the hitl folder was made for a start that failed"
+    );
+}
+
+#[test]
+fn a_session_live_in_another_process_is_a_machine_error() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(serde_json::json!({"turns": [
+        {"tool_calls": [{"name": "ask_user", "args": {"question": "wait?"}}]},
+        {"text": "done"}
+    ]}));
+    let mut first = env.spawn_script(&script, "x", &["--session-id", "live"]);
+    let saved = first.wait_for_type("checkpoint-saved");
+    first.wait_for_type("hitl-request");
+    let checkpoint = saved["checkpoint"].as_str().unwrap().to_owned();
+    let output = env
+        .script_command(&script, "again", &["--restore-checkpoint", &checkpoint])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("already running"));
+    first.send(r#"{"type":"cancel"}"#);
+    let _ = first.finish();
+}

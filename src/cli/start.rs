@@ -1,0 +1,525 @@
+//! Start-up in two phases. [`resolve`] checks the flags, the environment
+//! and the config (images included) and changes nothing on disk: a usage
+//! error leaves no session folder behind. [`open`] then creates the
+//! folders, takes the session's lock and builds the clients. One error type
+//! says what a failure costs: exit status 2 for what the caller got wrong,
+//! 1 for what the machine did (a disk that refuses, a session live in
+//! another process, a TLS set-up that fails).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{Cli, CliFormat, CliMode, hidden_env, images};
+use crate::config::Config;
+use crate::model::http::{HttpModel, HttpModelConfig};
+use crate::model::scripted::ScriptedModel;
+use crate::model::{Image, ModelClient, ModelSpec, aliases};
+use crate::protocol::OutputFormat;
+use crate::protocol::events::{Mode, PlanExecGuard, SandboxReport, StateFolderAccess};
+use crate::session::checks::Checks;
+use crate::session::hitl::HitlSettings;
+use crate::session::{RestorePoint, SessionConfig, StateSetup};
+use crate::state::retention::Retention;
+use crate::state::{self, SessionDir, checkpoint};
+use crate::tools::sandbox::Sandbox;
+use crate::tools::{self, exec::ExecSettings};
+
+/// Exit status for a usage error (bad flags, bad config).
+pub const USAGE_EXIT: u8 = 2;
+/// Exit status when the machine, not the caller, stopped the start.
+pub const MACHINE_EXIT: u8 = 1;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// A flag, a variable, the config file or an image is wrong.
+    #[error("{0}")]
+    Usage(String),
+    /// The disk, the session's lock or the TLS set-up failed.
+    #[error("{0}")]
+    Machine(String),
+}
+
+impl StartError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            StartError::Usage(_) => USAGE_EXIT,
+            StartError::Machine(_) => MACHINE_EXIT,
+        }
+    }
+}
+
+fn usage(message: impl Into<String>) -> StartError {
+    StartError::Usage(message.into())
+}
+
+fn machine(message: impl Into<String>) -> StartError {
+    StartError::Machine(message.into())
+}
+
+/// The process-wide protections in place before the session starts.
+pub struct Guards {
+    pub token_hidden: bool,
+    pub subreaper: bool,
+}
+
+/// Everything the caller asked for, checked. Paths are where things are
+/// or will be; nothing has been created.
+pub struct Resolved {
+    prompt: String,
+    mode: Mode,
+    session_id: String,
+    work_dir: PathBuf,
+    /// As given, and where it will be once made.
+    hitl_dir: Option<(PathBuf, PathBuf)>,
+    /// Where the state folder is or will be (canonical).
+    state_dir: PathBuf,
+    restore: Option<RestorePoint>,
+    model_alias: String,
+    model_spec: ModelSpec,
+    model: ModelSource,
+    images: Vec<Image>,
+    format: OutputFormat,
+    blocked_tools: Vec<String>,
+    max_iterations: u32,
+    previous_summary: Option<String>,
+    checks: Checks,
+    retention: Retention,
+    config: Config,
+}
+
+enum ModelSource {
+    Scripted(ScriptedModel),
+    Http(HttpModelConfig),
+}
+
+/// What `run` needs: the session's settings and what must live as long.
+pub struct Prepared {
+    pub session_dir: SessionDir,
+    pub state_dir: PathBuf,
+    pub retention: Retention,
+    /// Held until the process ends: the session is live while it is.
+    pub _lock: std::fs::File,
+    pub config: SessionConfig,
+    pub model: ModelClient,
+    pub format: OutputFormat,
+    pub secrets: Vec<String>,
+}
+
+/// Phase one: checks everything and changes nothing on disk.
+pub fn resolve(
+    cli: Cli,
+    config: Config,
+    runtime: &tokio::runtime::Runtime,
+) -> Result<Resolved, StartError> {
+    let Some(prompt) = cli.prompt.filter(|p| !p.trim().is_empty()) else {
+        return Err(usage("--prompt TEXT is required (and must not be empty)"));
+    };
+    let mode = match cli.mode {
+        CliMode::Normal => Mode::Normal,
+        CliMode::Implement => Mode::Implement,
+        CliMode::Plan => Mode::Plan,
+    };
+    if cli.max_iterations == 0 {
+        return Err(usage("--max-iterations must be at least 1"));
+    }
+    for name in &cli.blocked_tools {
+        if !tools::CONTRACT_TOOLS.contains(&name.as_str()) {
+            return Err(usage(format!(
+                "--blocked-tools: unknown tool {name:?}; the tools are {}",
+                tools::CONTRACT_TOOLS.join(", ")
+            )));
+        }
+    }
+    let restore = match &cli.restore_checkpoint {
+        None => None,
+        Some(path) => {
+            let path = path
+                .canonicalize()
+                .map_err(|err| usage(format!("--restore-checkpoint {}: {err}", path.display())))?;
+            let manifest = checkpoint::load_manifest(&path)
+                .map_err(|err| usage(format!("--restore-checkpoint: {err}")))?;
+            Some(RestorePoint { path, manifest })
+        }
+    };
+    let session_id = match (cli.session_id, &restore) {
+        (Some(id), Some(point)) if id != point.manifest.session_id => {
+            return Err(usage(format!(
+                "--session-id {id:?} does not match the checkpoint's session {:?}",
+                point.manifest.session_id
+            )));
+        }
+        (_, Some(point)) => point.manifest.session_id.clone(),
+        (Some(id), None) if valid_session_id(&id) => id,
+        (Some(id), None) => {
+            return Err(usage(format!(
+                "--session-id {id:?}: use 1 to 128 letters, digits, '.', '_' or '-'"
+            )));
+        }
+        (None, None) => new_session_id(),
+    };
+    let work_dir = cli
+        .work_dir
+        .canonicalize()
+        .map_err(|err| usage(format!("--work-dir {}: {err}", cli.work_dir.display())))?;
+    if !work_dir.is_dir() {
+        return Err(usage(format!(
+            "--work-dir {} is not a folder",
+            work_dir.display()
+        )));
+    }
+    let hitl_dir = match cli.hitl_dir {
+        None => None,
+        Some(dir) => {
+            let planned = check_hitl_folder(&dir)?;
+            Some((dir, planned))
+        }
+    };
+    let state_dir = match &restore {
+        Some(point) => checkpoint::session_dir_of(&point.path)
+            .ok()
+            .and_then(|dir| dir.root.parent()?.parent().map(Path::to_path_buf))
+            .ok_or_else(|| {
+                usage("--restore-checkpoint: the checkpoint is not inside a state folder")
+            })?,
+        None => cli
+            .state_dir
+            .clone()
+            .or_else(state::default_state_dir)
+            .ok_or_else(|| {
+                usage("no state folder: set --state-dir or AGENT_STATE_DIR (HOME is not set)")
+            })?,
+    };
+    let state_dir = planned_path(&state_dir)
+        .map_err(|err| usage(format!("state folder {}: {err}", state_dir.display())))?;
+    if state_dir.starts_with(&work_dir) {
+        return Err(usage(format!(
+            "the state folder {} is inside the work dir; checkpoints would capture themselves. Use --state-dir",
+            state_dir.display()
+        )));
+    }
+    if restore.is_none() && SessionDir::new(&state_dir, &session_id).root.exists() {
+        return Err(usage(format!(
+            "session {session_id:?} exists already; continue it with --restore-checkpoint, or use a new --session-id"
+        )));
+    }
+    let (retention, warnings) = config.state.retention();
+    for warning in warnings {
+        crate::diag!("agent: warning: {warning}");
+    }
+    let table = aliases::ModelTable::with_overrides(config.models.clone());
+    let model_alias = cli
+        .model
+        .or_else(|| config.default_model.clone())
+        .unwrap_or_else(|| aliases::DEFAULT_ALIAS.to_owned());
+    let model_spec = table.resolve(&model_alias);
+    let model = match cli.script {
+        Some(path) => {
+            ModelSource::Scripted(ScriptedModel::load(&path).map_err(|err| usage(err.to_string()))?)
+        }
+        None => ModelSource::Http(http_config(&config, &model_spec)?),
+    };
+    let images = if cli.image.is_empty() {
+        Vec::new()
+    } else if !model_spec.images {
+        return Err(usage(format!(
+            "--image: the model {model_alias:?} does not take images (set images = true in its [models] entry)"
+        )));
+    } else {
+        runtime
+            .block_on(images::load_all(&cli.image))
+            .map_err(|err| usage(format!("--image {err}")))?
+    };
+    let checks = Checks::new(config.approval.clone(), cli.unattended).map_err(usage)?;
+    Ok(Resolved {
+        prompt,
+        mode,
+        session_id,
+        work_dir,
+        hitl_dir,
+        state_dir,
+        restore,
+        model_alias,
+        model_spec,
+        model,
+        images,
+        format: match cli.format {
+            CliFormat::Json => OutputFormat::Json,
+            CliFormat::Text => OutputFormat::Text,
+        },
+        blocked_tools: cli.blocked_tools,
+        max_iterations: cli.max_iterations,
+        previous_summary: cli.previous_summary,
+        checks,
+        retention,
+        config,
+    })
+}
+
+fn http_config(config: &Config, spec: &ModelSpec) -> Result<HttpModelConfig, StartError> {
+    let base_url = env_nonempty("AGENT_API_URL")
+        .or_else(|| env_nonempty("STRAYL_API_URL"))
+        .ok_or_else(|| {
+            usage("no model server: set AGENT_API_URL (or STRAYL_API_URL), or pass --script FILE to play a scripted model")
+        })?;
+    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+        return Err(usage(format!(
+            "AGENT_API_URL must start with http:// or https://, got {base_url:?}"
+        )));
+    }
+    let api_key = hidden_env::var("AGENT_API_KEY")
+        .filter(|value| !value.trim().is_empty())
+        .or_else(|| {
+            hidden_env::var("STRAYL_SESSION_TOKEN").filter(|value| !value.trim().is_empty())
+        });
+    Ok(HttpModelConfig {
+        base_url,
+        api_key,
+        format: spec.format,
+        idle_timeout: Duration::from_secs(config.http.idle_timeout_secs),
+        connect_timeout: Duration::from_secs(config.http.connect_timeout_secs),
+        retry: config.retry,
+    })
+}
+
+/// Phase two: the folders, the lock, the clients.
+pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> {
+    let Resolved {
+        prompt,
+        mode,
+        session_id,
+        work_dir,
+        hitl_dir,
+        state_dir,
+        restore,
+        model_alias,
+        model_spec,
+        model,
+        images,
+        format,
+        blocked_tools,
+        max_iterations,
+        previous_summary,
+        checks,
+        retention,
+        config,
+    } = resolved;
+    let hitl_dir = match hitl_dir {
+        None => None,
+        Some((given, _)) => Some(make_hitl_folder(&given)?),
+    };
+    state::private_dir(&state_dir).map_err(|err| machine(format!("state folder: {err}")))?;
+    let state_dir = state_dir
+        .canonicalize()
+        .map_err(|err| machine(format!("state folder {}: {err}", state_dir.display())))?;
+    let session_dir = SessionDir::new(&state_dir, &session_id);
+    session_dir
+        .create()
+        .map_err(|err| machine(format!("session folder: {err}")))?;
+    let lock = state::lock_session(&session_dir).map_err(|err| machine(err.to_string()))?;
+    let model = match model {
+        ModelSource::Scripted(script) => ModelClient::Scripted(script),
+        ModelSource::Http(http) => {
+            ModelClient::Http(HttpModel::new(http).map_err(|err| machine(err.to_string()))?)
+        }
+    };
+    let secret_names = config.secret_matcher();
+    let secrets = hidden_env::secret_values(&secret_names);
+    let sandbox = Sandbox::probe();
+    // The hitl folder too: a command that could write a response file
+    // could approve its own request.
+    let protected: Vec<PathBuf> = if config.exec.protect_state && sandbox.enforces() {
+        std::iter::once(state_dir.clone())
+            .chain(hitl_dir.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let report = SandboxReport {
+        landlock_abi: sandbox.landlock_abi,
+        plan_exec: if sandbox.enforces() {
+            PlanExecGuard::Landlock
+        } else {
+            PlanExecGuard::Classifier
+        },
+        state_folder: if protected.is_empty() {
+            StateFolderAccess::Writable
+        } else {
+            StateFolderAccess::ReadOnly
+        },
+        token_hidden: guards.token_hidden,
+        subreaper: guards.subreaper,
+    };
+    let exec = ExecSettings::new(
+        config.exec.shell.clone(),
+        Duration::from_millis(config.exec.default_timeout_ms),
+        Duration::from_millis(config.exec.max_timeout_ms),
+        secret_names,
+        config.exec.login_shell,
+    )
+    .confined(sandbox, protected);
+    Ok(Prepared {
+        config: SessionConfig {
+            session_id,
+            prompt,
+            model_alias,
+            model: model_spec,
+            mode,
+            work_dir,
+            blocked_tools,
+            max_iterations,
+            previous_summary,
+            exec: Arc::new(exec),
+            web: Arc::new(tools::web::WebSettings::new(
+                config.web_fetch.allow_hosts.clone(),
+            )),
+            version: crate::VERSION.to_owned(),
+            images,
+            checks,
+            hitl: HitlSettings {
+                timeout: Duration::from_secs(config.hitl.timeout_secs),
+                dir: hitl_dir,
+            },
+            compaction: config.compaction.clone(),
+            sandbox: report,
+            state: StateSetup {
+                dir: session_dir.clone(),
+                max_file_bytes: config.state.max_file_mb * 1024 * 1024,
+                restore,
+            },
+        },
+        session_dir,
+        state_dir,
+        retention,
+        _lock: lock,
+        model,
+        format,
+        secrets,
+    })
+}
+
+/// Where `path` is, or will be once its missing folders are made: the
+/// existing part resolved (symlinks included), the rest appended.
+fn planned_path(path: &Path) -> std::io::Result<PathBuf> {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(path)
+    };
+    let mut missing = Vec::new();
+    let mut existing = absolute.as_path();
+    loop {
+        match existing.canonicalize() {
+            Ok(mut found) => {
+                found.extend(missing.iter().rev());
+                return Ok(found);
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                // `..` in a part that does not exist yet cannot be
+                // resolved without making it.
+                let (Some(name), Some(parent)) = (existing.file_name(), existing.parent()) else {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        "a missing part of the path is `..`",
+                    ));
+                };
+                missing.push(name.to_owned());
+                existing = parent;
+            }
+            Err(err) => return Err(err),
+        }
+    }
+}
+
+/// The integration plan passes `--hitl-dir /tmp/hitl` and never makes it,
+/// so a missing folder is created when the session opens. One that exists
+/// is used as it is, also through a symlink; a symlink to nothing is
+/// refused rather than followed into a folder made wherever it points.
+fn check_hitl_folder(dir: &Path) -> Result<PathBuf, StartError> {
+    let failed = |err: std::io::Error| usage(format!("--hitl-dir {}: {err}", dir.display()));
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() && !dir.exists() => Err(usage(format!(
+            "--hitl-dir {} is a symlink to nothing",
+            dir.display()
+        ))),
+        Ok(_) if !dir.is_dir() => Err(usage(format!(
+            "--hitl-dir {} exists and is not a folder",
+            dir.display()
+        ))),
+        Ok(_) => dir.canonicalize().map_err(failed),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => planned_path(dir).map_err(failed),
+        Err(err) => Err(failed(err)),
+    }
+}
+
+/// Makes the hitl folder (0700, parents too) when it is missing.
+fn make_hitl_folder(dir: &Path) -> Result<PathBuf, StartError> {
+    use std::os::unix::fs::DirBuilderExt;
+    let failed = |err: std::io::Error| machine(format!("--hitl-dir {}: {err}", dir.display()));
+    if std::fs::symlink_metadata(dir).is_err() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(failed)?;
+    }
+    let canonical = dir.canonicalize().map_err(failed)?;
+    if !canonical.is_dir() {
+        return Err(machine(format!(
+            "--hitl-dir {} is no longer a folder",
+            dir.display()
+        )));
+    }
+    Ok(canonical)
+}
+
+fn env_nonempty(name: &str) -> Option<String> {
+    std::env::var(name)
+        .ok()
+        .filter(|value| !value.trim().is_empty())
+}
+
+pub(super) fn valid_session_id(id: &str) -> bool {
+    (1..=128).contains(&id.len())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && id != "."
+        && id != ".."
+}
+
+fn new_session_id() -> String {
+    format!(
+        "s-{}-{:08x}",
+        chrono::Utc::now().format("%Y%m%dT%H%M%S"),
+        fastrand::u32(..)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_ids_are_checked() {
+        assert!(valid_session_id("abc-1.2_3"));
+        assert!(!valid_session_id("../etc"));
+        assert!(!valid_session_id(".."));
+        assert!(!valid_session_id(""));
+        assert!(valid_session_id(&new_session_id()));
+    }
+
+    #[test]
+    fn planned_paths_resolve_what_exists_and_append_the_rest() {
+        let root = tempfile::tempdir().unwrap();
+        let base = root.path().canonicalize().unwrap();
+        std::fs::create_dir(base.join("real")).unwrap();
+        std::os::unix::fs::symlink(base.join("real"), base.join("link")).unwrap();
+        assert_eq!(
+            planned_path(&base.join("link/new/deeper")).unwrap(),
+            base.join("real/new/deeper")
+        );
+        assert_eq!(planned_path(&base.join("real")).unwrap(), base.join("real"));
+        assert!(planned_path(&base.join("missing/../x")).is_err());
+    }
+}
