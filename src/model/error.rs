@@ -1,5 +1,7 @@
 use std::time::Duration;
 
+use crate::protocol::events::ErrorCode;
+
 /// Why a model call failed. `code()` is the stable string put in `error`
 /// events; `is_retryable()` decides between another attempt and the end of
 /// the session.
@@ -30,22 +32,22 @@ pub enum ModelError {
 }
 
 impl ModelError {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
             ModelError::Http { status, .. } => match status {
-                401 | 403 => "model-auth",
-                429 => "model-rate-limited",
-                400..=499 => "model-bad-request",
-                _ => "model-server-error",
+                401 | 403 => ErrorCode::ModelAuth,
+                429 => ErrorCode::ModelRateLimited,
+                400..=499 => ErrorCode::ModelBadRequest,
+                _ => ErrorCode::ModelServerError,
             },
-            ModelError::ContextTooLong(_) => "context-too-long",
-            ModelError::Transport(_) => "model-unreachable",
-            ModelError::IdleTimeout(_) => "model-idle-timeout",
-            ModelError::StreamCut(_) => "model-stream-cut",
-            ModelError::Malformed(_) => "model-stream-malformed",
-            ModelError::Provider(_) => "model-provider-error",
-            ModelError::Script(_) => "script",
-            ModelError::Setup(_) => "model-setup",
+            ModelError::ContextTooLong(_) => ErrorCode::ContextTooLong,
+            ModelError::Transport(_) => ErrorCode::ModelUnreachable,
+            ModelError::IdleTimeout(_) => ErrorCode::ModelIdleTimeout,
+            ModelError::StreamCut(_) => ErrorCode::ModelStreamCut,
+            ModelError::Malformed(_) => ErrorCode::ModelStreamMalformed,
+            ModelError::Provider(_) => ErrorCode::ModelProviderError,
+            ModelError::Script(_) => ErrorCode::Script,
+            ModelError::Setup(_) => ErrorCode::ModelSetup,
         }
     }
 

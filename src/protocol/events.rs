@@ -140,7 +140,7 @@ pub enum Event {
         reason: Option<String>,
     },
     Error {
-        code: String,
+        code: ErrorCode,
         message: String,
         fatal: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -159,13 +159,49 @@ pub enum Event {
 
 impl Event {
     /// A non-fatal `error` event; the session goes on.
-    pub fn warning(code: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn warning(code: ErrorCode, message: impl Into<String>) -> Self {
         Event::Error {
-            code: code.into(),
+            code,
             message: message.into(),
             fatal: false,
             attempt: None,
         }
+    }
+}
+
+/// Every `code` an `error` event can carry (docs/protocol.md has the
+/// table). One enum, so a new code is a new variant that the docs and the
+/// schema see, never a string made up at the place of the error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorCode {
+    BadCommand,
+    ModelRateLimited,
+    ModelServerError,
+    ModelBadRequest,
+    ModelAuth,
+    ContextTooLong,
+    ModelUnreachable,
+    ModelIdleTimeout,
+    ModelStreamCut,
+    ModelStreamMalformed,
+    ModelProviderError,
+    ModelSetup,
+    Script,
+    Internal,
+    LoginEnv,
+    HitlDir,
+    CompactionFailed,
+    CheckpointFailed,
+    CheckpointSyncSlow,
+    RestoreFailed,
+    RollbackFailed,
+}
+
+impl std::fmt::Display for ErrorCode {
+    /// The serde name, so the wire spelling is written down once.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.serialize(f)
     }
 }
 

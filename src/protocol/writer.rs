@@ -401,6 +401,7 @@ pub fn timestamp_now() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::events::ErrorCode;
     use std::sync::Arc;
 
     #[derive(Clone, Default)]
@@ -438,7 +439,7 @@ mod tests {
             delta: "the token is tok-secret-value\n".into(),
             iteration: 1,
         });
-        writer.emit(Event::warning("x", "y"));
+        writer.emit(Event::warning(ErrorCode::Internal, "y"));
         let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         let lines: Vec<Value> = text
             .lines()
@@ -468,7 +469,7 @@ mod tests {
                 iteration: 1,
             });
         }
-        writer.emit(Event::warning("done", "x"));
+        writer.emit(Event::warning(ErrorCode::Internal, "x"));
         let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         let deltas: String = text
             .lines()
@@ -563,8 +564,8 @@ mod tests {
     #[test]
     fn broken_pipe_is_not_a_crash() {
         let writer = EventWriter::new(Box::new(Broken), OutputFormat::Json, Redactor::new([]), 1);
-        assert_eq!(writer.emit(Event::warning("a", "b")), 1);
-        assert_eq!(writer.emit(Event::warning("a", "b")), 2);
+        assert_eq!(writer.emit(Event::warning(ErrorCode::Internal, "b")), 1);
+        assert_eq!(writer.emit(Event::warning(ErrorCode::Internal, "b")), 2);
         assert_eq!(writer.next_seq(), 3);
     }
 }

@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::turn;
 use crate::model::{Message, ModelRequest, ToolSpec};
+use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{ActivityKind, Event};
 use crate::tools;
 
@@ -222,7 +223,7 @@ impl super::Session {
             }
             Err(reason) => {
                 self.events.emit(Event::warning(
-                    "compaction-failed",
+                    ErrorCode::CompactionFailed,
                     format!("no summary ({reason}); dropping the oldest tool outputs instead"),
                 ));
             }

@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::hitl::{Answer, HitlDesk};
 use crate::protocol::commands::Decision;
+use crate::protocol::events::ErrorCode;
 use crate::protocol::events::ResolvedBy;
 use crate::protocol::reader::{MAX_COMMAND_LINE_BYTES, StdinLine};
 use crate::protocol::{Command, Event, EventWriter, parse_command};
@@ -154,7 +155,7 @@ fn apply(command: Command, control: &Control, events: &EventWriter) {
             };
             if !control.hitl.answer(&id, answer) {
                 events.emit(Event::warning(
-                    "bad-command",
+                    ErrorCode::BadCommand,
                     format!(
                         "request {id:?} was resolved just before this answer arrived; it is ignored"
                     ),
@@ -178,7 +179,7 @@ fn apply(command: Command, control: &Control, events: &EventWriter) {
             };
             if !control.hitl.answer(&id, answer) {
                 events.emit(Event::warning(
-                    "bad-command",
+                    ErrorCode::BadCommand,
                     "the plan was resolved just before this confirmation arrived; it is ignored",
                 ));
             }
@@ -209,7 +210,7 @@ fn refuse(events: &EventWriter, kind: &str, reason: String) {
         ok: false,
         reason: Some(reason.clone()),
     });
-    events.emit(Event::warning("bad-command", reason));
+    events.emit(Event::warning(ErrorCode::BadCommand, reason));
 }
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a cancel.

@@ -14,6 +14,7 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::commands::Decision;
+use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Event, HitlKind, ResolvedBy};
 use crate::protocol::redact::Redactor;
 use crate::protocol::{Command, EventWriter, parse_command};
@@ -169,7 +170,7 @@ pub async fn wait_for_person(
         && let Err(err) = files.write_request(&event, events.redactor())
     {
         events.emit(Event::warning(
-            "hitl-dir",
+            ErrorCode::HitlDir,
             format!(
                 "cannot write the request file {}: {err}; answer on stdin",
                 files.request.display()
@@ -202,7 +203,7 @@ pub async fn wait_for_person(
                         desk.answer(id, Answer { decision, data, by: ResolvedBy::File });
                     }
                     Err(problem) => {
-                        events.emit(Event::warning("hitl-dir", problem));
+                        events.emit(Event::warning(ErrorCode::HitlDir, problem));
                     }
                 }
             }

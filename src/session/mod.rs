@@ -26,6 +26,7 @@ use crate::model::{
     Image, Message, ModelClient, ModelRequest, ModelSpec, ToolResultMessage, ToolSpec, Usage,
 };
 use crate::protocol::EventWriter;
+use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Event, ExitReason, MessageSource, Mode, PROTOCOL_VERSION};
 use crate::tools::{self, EVENT_OUTPUT_LIMIT, MODEL_OUTPUT_LIMIT, Tool, ToolContext, ToolOutput};
 
@@ -173,7 +174,7 @@ impl Session {
         let reason = match resumed {
             Some(Err(err)) => {
                 self.events.emit(Event::Error {
-                    code: "restore-failed".to_owned(),
+                    code: ErrorCode::RestoreFailed,
                     message: format!("cannot restore the checkpoint: {err}"),
                     fatal: true,
                     attempt: None,
@@ -217,7 +218,7 @@ impl Session {
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "unknown panic".to_owned());
                 self.events.emit(Event::Error {
-                    code: "internal".to_owned(),
+                    code: ErrorCode::Internal,
                     message: format!("internal error, the session stops: {detail}"),
                     fatal: true,
                     attempt: None,
@@ -252,7 +253,7 @@ impl Session {
         // checkpoint announced must be on the disk by then.
         if !self.checkpointer.wait_durable(DURABLE_WAIT) {
             self.events.emit(Event::warning(
-                "checkpoint-sync-slow",
+                ErrorCode::CheckpointSyncSlow,
                 format!(
                     "the disk has not confirmed the last checkpoints after {} s; they survive this process but maybe not a power cut",
                     DURABLE_WAIT.as_secs()
@@ -296,7 +297,7 @@ impl Session {
                 Ok(turn) => turn,
                 Err(error) => {
                     self.events.emit(Event::Error {
-                        code: error.code().to_owned(),
+                        code: error.code(),
                         message: error.to_string(),
                         fatal: true,
                         attempt: None,

@@ -2,6 +2,7 @@
 //! one (a restore), and going back to one (a rollback).
 
 use super::Session;
+use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Event, ExitReason};
 use crate::session::todos::TodoList;
 use crate::state::StateError;
@@ -39,7 +40,7 @@ impl Session {
             }
             Err(err) => {
                 self.events.emit(Event::warning(
-                    "checkpoint-failed",
+                    ErrorCode::CheckpointFailed,
                     format!(
                         "the checkpoint of iteration {} could not be saved: {err}",
                         self.iterations
@@ -82,7 +83,7 @@ impl Session {
             }
             Err(err) => {
                 self.events.emit(Event::Error {
-                    code: "rollback-failed".to_owned(),
+                    code: ErrorCode::RollbackFailed,
                     message: format!("cannot roll back to iteration {iteration}: {err}"),
                     fatal: true,
                     attempt: None,

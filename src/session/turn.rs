@@ -165,7 +165,7 @@ impl FileStream {
 /// The error event shown for a failed attempt that will be retried.
 pub fn retry_event(error: &ModelError, attempt: u32, delay: Duration) -> Event {
     Event::Error {
-        code: error.code().to_owned(),
+        code: error.code(),
         message: format!(
             "{error}; retrying in {:.1} s (attempt {} failed)",
             delay.as_secs_f64(),

@@ -14,6 +14,7 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 
 use super::sandbox::{Policy, Sandbox};
 use super::{ToolContext, ToolOutput, elapsed_ms, procs};
+use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Event, Mode, OutputStream};
 
 pub const DESCRIPTION: &str = "Run a bash command in the work dir. Returns its output and exit code. Use timeout_ms for long commands.";
@@ -200,7 +201,7 @@ impl ExecSettings {
                 }
                 Err(reason) => {
                     ctx.events.emit(Event::warning(
-                        "login-env",
+                        ErrorCode::LoginEnv,
                         format!("the login environment could not be captured ({reason}); commands run with the agent's own environment"),
                     ));
                     self.base_env.clone()

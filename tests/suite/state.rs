@@ -673,6 +673,19 @@ fn attach_follows_the_live_turn_after_earlier_turns_ended() {
     assert_eq!(replay.seen.len(), first.lines.len() + run.lines.len());
 }
 
+/// Takes a session's lock, waiting a moment for it: a process another test
+/// forks while this one holds the lock keeps a copy of it until it execs.
+fn lock_soon(dir: &agent::state::SessionDir) -> std::fs::File {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        match agent::state::lock_session(dir) {
+            Ok(lock) => return lock,
+            Err(err) if std::time::Instant::now() > deadline => panic!("{err}"),
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    }
+}
+
 /// Between turns the lock may be held by the turn that just ended (still
 /// exiting) or by the next one (not written yet): attach stops for the
 /// first and waits for the second. Both are played here by this test
@@ -687,7 +700,7 @@ fn attach_tells_a_turn_that_is_ending_from_one_that_is_starting() {
     let dir = agent::state::SessionDir::new(&env.state_dir(), "between");
 
     // The ending turn: it took the lock before its session-end.
-    let lock = agent::state::lock_session(&dir).unwrap();
+    let lock = lock_soon(&dir);
     std::fs::write(dir.lock_file(), "0\n").unwrap();
     let ending = attach(&env, "between", end).finish();
     assert_eq!(ending.code, Some(0), "{}", ending.stderr);
@@ -695,7 +708,7 @@ fn attach_tells_a_turn_that_is_ending_from_one_that_is_starting() {
     drop(lock);
 
     // The next turn: it took the lock after, and writes a moment later.
-    let lock = agent::state::lock_session(&dir).unwrap();
+    let lock = lock_soon(&dir);
     let mut waiting = attach(&env, "between", end);
     let mut journal = std::fs::OpenOptions::new()
         .append(true)
