@@ -313,7 +313,14 @@ fn lex(line: &str) -> Option<Vec<Vec<Word>>> {
                 expands = true;
                 word.push(c);
             }
-            '#' if !in_word => break,
+            // A comment ends at the end of its line, not of the command:
+            // what follows a newline still runs.
+            '#' if !in_word => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
             '(' | ')' => return None,
             ' ' | '\t' => finish_word(&mut commands, &mut word, &mut in_word, &mut expands),
             ';' | '\n' => {
@@ -638,6 +645,9 @@ mod tests {
             "cat <<< hi",
             "ls 'unterminated",
             "ls \"unterminated",
+            "ls # note\nrm -rf x",
+            "ls #\ntouch y",
+            "echo a # c ; d\nsort -o out in",
         ] {
             assert!(!is_read_only(command), "{command}");
         }

@@ -114,6 +114,7 @@ fn plan_mode_refuses_every_spelling_of_an_option_that_writes() {
         "echo x >pwned17",
         "echo x &>pwned18",
         "cat <>pwned19",
+        "ls # a comment ends at the end of its line\ntouch pwned20",
     ];
     let run = run_commands(&env, &["--mode", "plan"], &attacks);
     assert_eq!(run.exit_reason(), "completed");
