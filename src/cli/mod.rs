@@ -242,6 +242,7 @@ pub fn main() -> ExitCode {
 async fn run(prepared: start::Prepared) -> u8 {
     // Restored when dropped, on every way out of this function.
     let _raw_input = tty::RawInputGuard::engage();
+    let _exclusive = tty::ExclusiveTerminal::engage();
     let journal_path = prepared.session_dir.journal();
     // A restored session goes on numbering after everything it wrote,
     // including the iteration a crash cut short.

@@ -41,6 +41,44 @@ impl Drop for RawInputGuard {
     }
 }
 
+/// Keeps the agent's terminal from being opened again while it runs
+/// (`TIOCEXCL`), and lets go of it when dropped.
+///
+/// Commands have no controlling terminal (they start in their own
+/// session), but the PTY is also a device file (`/dev/pts/N`) that a
+/// process of the same user may open by name: writing there would put
+/// lines into the stream the proxy parses, reading there would take the
+/// proxy's commands. In exclusive mode the kernel refuses every new open
+/// but root's. Landlock cannot close it instead: a rule that fences off
+/// one PTY would also fence off every PTY a command makes later.
+pub struct ExclusiveTerminal {
+    held: Vec<std::os::fd::BorrowedFd<'static>>,
+}
+
+impl ExclusiveTerminal {
+    pub fn engage() -> ExclusiveTerminal {
+        let fds = [
+            rustix::stdio::stdin(),
+            rustix::stdio::stdout(),
+            rustix::stdio::stderr(),
+        ];
+        let held = fds
+            .into_iter()
+            .filter(|fd| termios::isatty(fd) && termios::ioctl_tiocexcl(fd).is_ok())
+            .collect();
+        ExclusiveTerminal { held }
+    }
+}
+
+impl Drop for ExclusiveTerminal {
+    fn drop(&mut self) {
+        for fd in &self.held {
+            // The shell that may stay behind on this PTY opens it again.
+            let _ = termios::ioctl_tiocnxcl(fd);
+        }
+    }
+}
+
 /// Writes one newline before the first byte when stdout is a terminal.
 ///
 /// The proxy types `cd workspace && exec agent ...` into a shell on the
