@@ -149,6 +149,14 @@ pub fn resolve(
                 point.manifest.session_id
             )));
         }
+        // A manifest is a file on disk: its id names a folder, so it is
+        // checked like a flag.
+        (_, Some(point)) if !valid_session_id(&point.manifest.session_id) => {
+            return Err(usage(format!(
+                "--restore-checkpoint: the checkpoint names an invalid session {:?}",
+                point.manifest.session_id
+            )));
+        }
         (_, Some(point)) => point.manifest.session_id.clone(),
         (Some(id), None) if valid_session_id(&id) => id,
         (Some(id), None) => {

@@ -240,12 +240,19 @@ async fn read_page(response: reqwest::Response) -> ToolOutput {
             }
         }
     }
-    let text = render(&body, &content_type);
+    // Off the async thread: rendering an untrusted page may take a while,
+    // and stdin commands (a cancel) must still be read meanwhile.
+    let kind = content_type.clone();
+    let text = match tokio::task::spawn_blocking(move || render(&body, &kind)).await {
+        Ok(text) => text,
+        Err(err) => format!("[the page could not be rendered as text: {err}]"),
+    };
     let mut output = format!(
         "<untrusted-web-content url=\"{final_url}\" status=\"{}\" content-type=\"{content_type}\">\n{}\n</untrusted-web-content>\n",
         status.as_u16(),
-        // The page must not be able to close the marker early.
-        text.replace("</untrusted-web-content", "&lt;/untrusted-web-content")
+        // The page must not be able to close the marker early, in any case
+        // or spacing.
+        neutralise_marker(&text)
     );
     if cut {
         output.push_str(&format!(
@@ -270,6 +277,15 @@ fn render(body: &[u8], content_type: &str) -> String {
             start.contains("<html") || start.contains("<!doctype html")
         });
     if looks_html {
+        // The renderer's time grows with the square of the nesting depth
+        // (20,000 levels: a minute); a page nested deeper than any real
+        // one is shown as its text without the markup.
+        if nesting_depth(body) > MAX_HTML_DEPTH {
+            return format!(
+                "[the page nests its elements more than {MAX_HTML_DEPTH} deep; its text without markup:]\n{}",
+                strip_tags(body)
+            );
+        }
         return html2text::from_read(body, TEXT_WIDTH)
             .unwrap_or_else(|err| format!("[the page could not be rendered as text: {err}]"));
     }
@@ -290,6 +306,90 @@ fn render(body: &[u8], content_type: &str) -> String {
         },
         body.len()
     )
+}
+
+/// Deeper than this, a page is not given to the HTML renderer.
+const MAX_HTML_DEPTH: usize = 512;
+
+/// Elements that never have a closing tag.
+const VOID_ELEMENTS: [&str; 14] = [
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr",
+];
+
+/// The deepest nesting of elements, counted in one pass over the tags
+/// (`<x ...>` opens unless void or self-closing, `</x>` closes); comments
+/// and declarations count for nothing.
+fn nesting_depth(body: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
+    while let Some(at) = body[i..].iter().position(|byte| *byte == b'<') {
+        let start = i + at + 1;
+        let end = body[start..]
+            .iter()
+            .position(|byte| *byte == b'>')
+            .map_or(body.len(), |end| start + end);
+        let tag = &body[start..end];
+        match tag.first() {
+            Some(b'/') => depth = depth.saturating_sub(1),
+            Some(first) if first.is_ascii_alphabetic() => {
+                let name: Vec<u8> = tag
+                    .iter()
+                    .take_while(|byte| byte.is_ascii_alphanumeric())
+                    .map(u8::to_ascii_lowercase)
+                    .collect();
+                let void = VOID_ELEMENTS
+                    .iter()
+                    .any(|element| element.as_bytes() == name.as_slice());
+                if !void && tag.last() != Some(&b'/') {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+            }
+            _ => {}
+        }
+        i = end.min(body.len());
+    }
+    deepest
+}
+
+/// The text of a page with every tag taken out, runs of white space made
+/// one space.
+fn strip_tags(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let mut out = String::with_capacity(text.len() / 2);
+    let mut in_tag = false;
+    let mut space = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                space = true;
+            }
+            _ if in_tag => {}
+            c if c.is_whitespace() => space = true,
+            c => {
+                if space && !out.is_empty() {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// `text` with every closing marker, in any case or spacing, made inert.
+fn neutralise_marker(text: &str) -> String {
+    static MARKER: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    // A constant pattern, compiled by the unit tests.
+    match MARKER.get_or_init(|| regex::Regex::new(r"(?i)<\s*/\s*untrusted-web-content").ok()) {
+        Some(marker) => marker
+            .replace_all(text, "&lt;/untrusted-web-content")
+            .into_owned(),
+        None => text.replace("</untrusted-web-content", "&lt;/untrusted-web-content"),
+    }
 }
 
 /// Scheme and literal-address checks. The `url` parser has already turned
@@ -449,6 +549,41 @@ impl reqwest::dns::Resolve for GuardedResolver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_pages_are_not_given_to_the_renderer() {
+        let deep = format!(
+            "<html><body>{}x{}</body></html>",
+            "<div>".repeat(100_000),
+            "</div>".repeat(100_000)
+        );
+        assert!(nesting_depth(deep.as_bytes()) > MAX_HTML_DEPTH);
+        let text = render(deep.as_bytes(), "text/html");
+        assert!(
+            text.starts_with("[the page nests its elements more than"),
+            "{}",
+            &text[..100]
+        );
+        assert!(text.ends_with('x'), "{}", &text[text.len() - 20..]);
+        let flat = "<p>a<br>b<img src=x><br/>c</p>".repeat(10_000);
+        assert_eq!(nesting_depth(flat.as_bytes()), 1);
+        assert!(!render(flat.as_bytes(), "text/html").starts_with("[the page nests"));
+    }
+
+    #[test]
+    fn the_closing_marker_is_neutralised_in_any_spelling() {
+        for spelling in [
+            "</untrusted-web-content>",
+            "</UNTRUSTED-Web-Content>",
+            "< / untrusted-web-content>",
+        ] {
+            let out = neutralise_marker(spelling);
+            assert!(
+                out.starts_with("&lt;/untrusted-web-content"),
+                "{spelling} -> {out}"
+            );
+        }
+    }
 
     #[test]
     fn private_and_metadata_addresses_are_forbidden() {

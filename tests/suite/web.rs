@@ -384,3 +384,33 @@ fn cancel_ends_a_fetch_that_waits_on_a_silent_server() {
         "{result}"
     );
 }
+
+/// A page built to make the HTML renderer slow (its time grows with the
+/// square of the nesting) must not hold the session.
+#[test]
+fn a_deeply_nested_page_comes_back_without_holding_the_session() {
+    let depth = 300_000;
+    let page = format!(
+        "<html><body>{}deep text{}</body></html>",
+        "<div>".repeat(depth),
+        "</div>".repeat(depth)
+    );
+    let server = MockServer::start(vec![Reply::Bytes {
+        content_type: "text/html".into(),
+        body: page.into_bytes(),
+    }]);
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    allow_localhost(&env);
+    let run = fetch(&env, &[local_url(&server, "/deep")]);
+    assert_eq!(run.exit_reason(), "completed");
+    let output = run.one("tool-result")["output"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        output.contains("nests its elements more than"),
+        "{}",
+        &output[..200]
+    );
+    assert!(output.contains("deep text"));
+}
