@@ -723,3 +723,33 @@ fn attach_tells_a_turn_that_is_ending_from_one_that_is_starting() {
     drop(lock);
     assert_eq!(waiting.exit_code(), Some(0));
 }
+
+/// A long journal replays in time linear in its length: 200k lines (about
+/// 5 MB) are a moment's work, where moving what was left after every line
+/// took minutes.
+#[test]
+fn attach_replays_a_long_journal() {
+    const LINES: u64 = 200_000;
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let dir = agent::state::SessionDir::new(&env.state_dir(), "long");
+    dir.create().unwrap();
+    let mut journal = String::new();
+    for seq in 1..LINES {
+        journal.push_str(&format!("{{\"type\":\"text-delta\",\"_seq\":{seq}}}\n"));
+    }
+    journal.push_str(&format!("{{\"type\":\"session-end\",\"_seq\":{LINES}}}\n"));
+    std::fs::write(dir.journal(), &journal).unwrap();
+    let out = env.root.path().join("attach.out");
+    let mut child = env
+        .plain_command(&["attach", "--session-id", "long", "--from-seq", "0"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .spawn()
+        .unwrap();
+    let code = super::wait_with_deadline(&mut child, Instant::now() + super::WAIT);
+    assert_eq!(code, Some(0));
+    assert!(
+        std::fs::read_to_string(&out).unwrap() == journal,
+        "every line, once"
+    );
+}
