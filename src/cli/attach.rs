@@ -12,6 +12,7 @@
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -191,13 +192,12 @@ fn at_end(last: Last, live: bool, holder_start: impl FnOnce() -> Option<u64>) ->
 
 /// Sends each line of our stdin to the session's control socket.
 fn forward_stdin(dir: &SessionDir) {
-    let socket = dir.control_socket();
+    let mut forwarder = Forwarder::new(dir.control_socket());
     let _ = std::thread::Builder::new()
         .name("attach-stdin".into())
         .spawn(move || {
             let stdin = std::io::stdin();
             let mut input = stdin.lock();
-            let mut connection: Option<UnixStream> = None;
             split_lines(&mut input, MAX_COMMAND_LINE_BYTES, |line| {
                 let StdinLine::Line(mut bytes) = line else {
                     crate::diag!(
@@ -206,14 +206,7 @@ fn forward_stdin(dir: &SessionDir) {
                     return true;
                 };
                 bytes.push(b'\n');
-                if connection.is_none() {
-                    connection = UnixStream::connect(&socket).ok();
-                }
-                let sent = connection
-                    .as_mut()
-                    .is_some_and(|stream| stream.write_all(&bytes).is_ok());
-                if !sent {
-                    connection = None;
+                if !forwarder.send(&bytes) {
                     crate::diag!(
                         "agent: the session is not running; the command was not delivered"
                     );
@@ -221,6 +214,43 @@ fn forward_stdin(dir: &SessionDir) {
                 true
             });
         });
+}
+
+/// The connection to the control socket, kept from one command to the
+/// next while it works.
+struct Forwarder {
+    socket: PathBuf,
+    connection: Option<UnixStream>,
+}
+
+impl Forwarder {
+    fn new(socket: PathBuf) -> Self {
+        Forwarder {
+            socket,
+            connection: None,
+        }
+    }
+
+    /// Sends one command line; says whether it went. A connection kept
+    /// from an earlier command may lead to a turn that has ended since,
+    /// the next turn listening on a socket of its own at the same path:
+    /// then the line goes over a new connection.
+    fn send(&mut self, bytes: &[u8]) -> bool {
+        if let Some(stream) = self.connection.as_mut() {
+            if stream.write_all(bytes).is_ok() {
+                return true;
+            }
+            self.connection = None;
+        }
+        let Ok(mut stream) = UnixStream::connect(&self.socket) else {
+            return false;
+        };
+        if stream.write_all(bytes).is_err() {
+            return false;
+        }
+        self.connection = Some(stream);
+        true
+    }
 }
 
 #[cfg(test)]
@@ -255,6 +285,37 @@ mod tests {
                 "{last:?} live {live} start {start:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_command_after_the_next_turn_replaced_the_socket_reaches_it() {
+        use std::io::BufRead;
+        use std::os::unix::net::UnixListener;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("control.sock");
+        let received = |listener: &UnixListener| {
+            let (stream, _) = listener.accept().unwrap();
+            let mut line = String::new();
+            std::io::BufReader::new(&stream)
+                .read_line(&mut line)
+                .unwrap();
+            line
+        };
+        let mut forwarder = Forwarder::new(path.clone());
+        // The turn that ends: its socket takes a command, then goes.
+        let ending = UnixListener::bind(&path).unwrap();
+        assert!(forwarder.send(b"one\n"));
+        assert_eq!(received(&ending), "one\n");
+        drop(ending);
+        std::fs::remove_file(&path).unwrap();
+        // The next turn's socket, at the same path.
+        let next = UnixListener::bind(&path).unwrap();
+        assert!(forwarder.send(b"two\n"), "not sent");
+        assert_eq!(received(&next), "two\n");
+        // With nothing listening, a command is not sent (and that is said).
+        drop(next);
+        std::fs::remove_file(&path).unwrap();
+        assert!(!forwarder.send(b"three\n"));
     }
 
     #[test]
