@@ -753,3 +753,33 @@ fn attach_replays_a_long_journal() {
         "every line, once"
     );
 }
+
+/// A turn killed in the middle of a journal line (or stopped by a full
+/// disk) leaves it without its newline: the next turn's first line must
+/// not be glued to it, or attach skips the next turn's `session-start`.
+#[test]
+fn a_line_cut_short_does_not_swallow_the_next_turns_start() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(json!({"turns": [{"text": "one"}, {"text": "two"}]}));
+    let first = env.run_script(&script, "one", &["--session-id", "torn"]);
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    let end_of_first = first.end()["_seq"].as_u64().unwrap();
+    let checkpoint = first.of_type("checkpoint-saved").last().unwrap()["checkpoint"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let dir = agent::state::SessionDir::new(&env.state_dir(), "torn");
+    let mut journal = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.journal())
+        .unwrap();
+    std::io::Write::write_all(&mut journal, br#"{"type":"text-delta","del"#).unwrap();
+    drop(journal);
+
+    let second = env.run_script(&script, "two", &["--restore-checkpoint", &checkpoint]);
+    assert_eq!(second.code, Some(0), "{}", second.stderr);
+    let attached = attach(&env, "torn", end_of_first).finish();
+    assert_eq!(attached.code, Some(0), "{}", attached.stderr);
+    assert_eq!(attached.events[0]["type"], "session-start");
+    assert_eq!(attached.lines, second.lines);
+}
