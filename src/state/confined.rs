@@ -84,7 +84,7 @@ impl Confined {
         let parent = self.make_folder(folder)?;
         let result = (|| {
             clear_folder(&parent, &name)?;
-            let temp = temp_name(&name);
+            let temp = temp_name();
             let fd = rustix::fs::openat(
                 &parent,
                 temp.as_c_str(),
@@ -113,7 +113,7 @@ impl Confined {
         let parent = self.make_folder(folder)?;
         let result = (|| {
             clear_folder(&parent, &name)?;
-            let temp = temp_name(&name);
+            let temp = temp_name();
             rustix::fs::symlinkat(target, &parent, &temp)?;
             let renamed = rustix::fs::renameat(&parent, &temp, &parent, &name);
             if renamed.is_err() {
@@ -404,12 +404,13 @@ fn c_name(name: &str) -> Result<CString, StateError> {
     CString::new(name).map_err(|_| StateError::Invalid(format!("{name:?} holds a NUL byte")))
 }
 
-fn temp_name(name: &CString) -> CString {
-    let mut bytes = b".".to_vec();
-    bytes.extend_from_slice(name.to_bytes());
-    bytes.extend_from_slice(format!(".restore{}", fastrand::u32(..)).as_bytes());
-    // Made of a name without NUL and ASCII: no NUL.
-    CString::new(bytes).unwrap_or_default()
+/// The name an entry is written under before it is renamed over its
+/// own. Short whatever the entry's name: one built from it (`.NAME.tmp`)
+/// is over `NAME_MAX` (255 bytes) for a name of 240 or so, and the
+/// restore would fail there, halfway.
+fn temp_name() -> CString {
+    // Hex digits and ASCII: no NUL.
+    CString::new(format!(".agent-restore-{:016x}", fastrand::u64(..))).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -277,6 +277,24 @@ impl Snapshotter {
             return Ok(changes);
         }
         let mut work = Confined::open(&self.work_dir)?;
+        let applied = self.apply(&mut work, &current, target);
+        // Also after a step failed: the folders opened up for the restore
+        // get their modes back.
+        let finished = work.finish();
+        applied.and(finished)?;
+        if let Ok(root) = std::fs::File::open(&self.work_dir) {
+            let _ = rustix::fs::syncfs(&root);
+        }
+        Ok(changes)
+    }
+
+    /// The changes of [`restore`](Self::restore), made in `work`.
+    fn apply(
+        &mut self,
+        work: &mut Confined,
+        current: &Tree,
+        target: &Tree,
+    ) -> Result<(), StateError> {
         // What a folder holds sorts after it: in reverse, it goes first.
         for (path, entry) in current.entries.iter().rev() {
             if target.entries.contains_key(path) {
@@ -291,7 +309,7 @@ impl Snapshotter {
                     work.remove_file(path)?;
                     self.known.remove(path);
                     if !target.folders {
-                        remove_empty_parents(&mut work, path)?;
+                        remove_empty_parents(work, path)?;
                     }
                 }
             }
@@ -313,11 +331,7 @@ impl Snapshotter {
             }
             self.known.remove(path);
         }
-        work.finish()?;
-        if let Ok(root) = std::fs::File::open(&self.work_dir) {
-            let _ = rustix::fs::syncfs(&root);
-        }
-        Ok(changes)
+        Ok(())
     }
 }
 
@@ -499,6 +513,72 @@ mod tests {
         assert!(!work.join("made").exists());
         assert!(work.join("also-made").is_dir() && work.join("empty").is_dir());
         assert_eq!(read(&work.join("nested/inner/f")), "f");
+        assert_eq!(mode(&work.join("closed")), 0o500);
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+    }
+
+    #[test]
+    fn names_as_long_as_the_file_system_allows_are_restored() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(work.join("closed")).unwrap();
+        let long = "n".repeat(250);
+        let link = "l".repeat(255);
+        std::fs::write(work.join(&long), "old").unwrap();
+        std::fs::write(work.join("closed").join(&long), "old").unwrap();
+        std::os::unix::fs::symlink(&long, work.join(&link)).unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o500))
+            .unwrap();
+        let mut snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
+        let (tree, _) = snap.scan().unwrap();
+        std::fs::write(work.join(&long), "new").unwrap();
+        std::fs::remove_file(work.join(&link)).unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+        std::fs::remove_file(work.join("closed").join(&long)).unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o500))
+            .unwrap();
+        let changes = snap.restore(&tree).unwrap();
+        assert_eq!(changes.count(), 3, "{changes:?}");
+        assert_eq!(read(&work.join(&long)), "old");
+        assert_eq!(read(&work.join("closed").join(&long)), "old");
+        assert_eq!(
+            std::fs::read_link(work.join(&link)).unwrap(),
+            Path::new(&long)
+        );
+        assert_eq!(mode(&work.join("closed")), 0o500);
+        assert!(snap.diff(&tree).unwrap().is_empty());
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+    }
+
+    #[test]
+    fn a_restore_that_fails_halfway_closes_the_folders_it_opened() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(work.join("closed")).unwrap();
+        std::fs::write(work.join("closed/a"), "a").unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o500))
+            .unwrap();
+        let mut snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
+        let (mut tree, _) = snap.scan().unwrap();
+        // An object the store does not have: the restore stops there,
+        // after it opened `closed` to remove what was made in it since.
+        tree.entries.insert(
+            "closed/a".to_owned(),
+            Entry::File {
+                hash: hash_bytes(b"never stored"),
+                mode: 0o644,
+                size: 12,
+            },
+        );
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+        std::fs::write(work.join("closed/since"), "s").unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o500))
+            .unwrap();
+        assert!(snap.restore(&tree).is_err());
         assert_eq!(mode(&work.join("closed")), 0o500);
         std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
             .unwrap();
