@@ -17,6 +17,8 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use rustix::fs::{Mode, OFlags};
+use rustix::io::Errno;
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
@@ -73,6 +75,17 @@ struct Stamp {
     mtime_ns: i128,
     inode: u64,
     mode: u32,
+}
+
+/// What [`Snapshotter::store_file`] made of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stored {
+    /// Its hash, and the bytes written to the store (0 when it had them).
+    Hash(String, u64),
+    /// Over the size cap when read, whatever the scan's `stat` said.
+    TooLarge,
+    /// No longer a regular file at that path.
+    Gone,
 }
 
 /// Scans and restores one work dir against one object store.
@@ -176,7 +189,6 @@ impl Snapshotter {
                 stats.skipped_large += 1;
                 continue;
             }
-            stats.files += 1;
             let stamp = Stamp {
                 size: meta.len(),
                 mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
@@ -190,14 +202,25 @@ impl Snapshotter {
                 .is_none_or(|age| age < RACY_WINDOW);
             let hash = match self.known.get(&relative) {
                 Some((known, hash)) if *known == stamp && !racy => hash.clone(),
-                _ => {
-                    let (hash, stored) = self.store_file(path)?;
-                    stats.hashed += 1;
-                    stats.stored_bytes += stored;
-                    self.known.insert(relative.clone(), (stamp, hash.clone()));
-                    hash
-                }
+                _ => match self.store_file(path)? {
+                    Stored::Hash(hash, stored) => {
+                        stats.hashed += 1;
+                        stats.stored_bytes += stored;
+                        self.known.insert(relative.clone(), (stamp, hash.clone()));
+                        hash
+                    }
+                    Stored::TooLarge => {
+                        self.known.remove(&relative);
+                        stats.skipped_large += 1;
+                        continue;
+                    }
+                    Stored::Gone => {
+                        self.known.remove(&relative);
+                        continue;
+                    }
+                },
             };
+            stats.files += 1;
             tree.entries.insert(
                 relative,
                 Entry::File {
@@ -210,16 +233,36 @@ impl Snapshotter {
         Ok((tree, stats))
     }
 
-    /// Reads a file, stores its content under its hash, returns the hash
-    /// and the bytes written (0 when the store had it).
-    fn store_file(&mut self, path: &Path) -> Result<(String, u64), StateError> {
+    /// Reads a file and stores its content under its hash. The file is
+    /// read as it is now, not as the scan's `stat` saw it: it may have
+    /// grown past the cap since, or been replaced by a link (to
+    /// `/dev/zero`, say) or a FIFO. So the read stops one byte past the
+    /// cap, and only a regular file is read, never through a link.
+    fn store_file(&mut self, path: &Path) -> Result<Stored, StateError> {
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let file = match rustix::fs::open(path, flags, Mode::empty()) {
+            Ok(fd) => std::fs::File::from(fd),
+            // Removed, or a link or a socket put in its place, since the
+            // scan saw it: not part of this state.
+            Err(Errno::NOENT | Errno::LOOP | Errno::NOTDIR | Errno::NXIO) => {
+                return Ok(Stored::Gone);
+            }
+            Err(err) => return Err(StateError::io(path, err.into())),
+        };
+        let meta = file.metadata().map_err(|err| StateError::io(path, err))?;
+        if !meta.is_file() {
+            return Ok(Stored::Gone);
+        }
         let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|mut file| file.read_to_end(&mut bytes))
+        file.take(self.max_file_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
             .map_err(|err| StateError::io(path, err))?;
+        if bytes.len() as u64 > self.max_file_bytes {
+            return Ok(Stored::TooLarge);
+        }
         let hash = hash_bytes(&bytes);
         let stored = self.store_bytes(&hash, &bytes)?;
-        Ok((hash, stored))
+        Ok(Stored::Hash(hash, stored))
     }
 
     /// Stores `bytes` under `hash` unless the pack has it already. (An
@@ -582,6 +625,41 @@ mod tests {
         assert_eq!(mode(&work.join("closed")), 0o500);
         std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
             .unwrap();
+    }
+
+    #[test]
+    fn a_file_over_the_cap_when_read_is_left_out_whatever_its_stat_said() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        let mut snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
+        // The scan saw it under the cap; it grew before it was read.
+        let grown = work.join("grown");
+        std::fs::write(&grown, vec![b'x'; 4096]).unwrap();
+        let _ = snap.store_file(&grown);
+        assert_eq!(snap.pack.count().unwrap(), 0, "nothing over the cap stored");
+        assert_eq!(snap.store_file(&grown).unwrap(), Stored::TooLarge);
+        // Replaced by something that never ends, or never ends a read: not
+        // a file any more (and the read does not wait for a writer).
+        std::fs::remove_file(&grown).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &grown).unwrap();
+        assert_eq!(snap.store_file(&grown).unwrap(), Stored::Gone);
+        std::fs::remove_file(&grown).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &grown,
+            rustix::fs::FileType::Fifo,
+            Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        assert_eq!(snap.store_file(&grown).unwrap(), Stored::Gone);
+        assert_eq!(snap.pack.count().unwrap(), 0);
+        // Under the cap, it is read and stored.
+        std::fs::remove_file(&grown).unwrap();
+        std::fs::write(&grown, vec![b'x'; 1024]).unwrap();
+        let hash = hash_bytes(&[b'x'; 1024]);
+        assert_eq!(snap.store_file(&grown).unwrap(), Stored::Hash(hash, 1024));
     }
 
     fn read(path: &Path) -> String {
