@@ -269,6 +269,7 @@ impl Snapshotter {
     /// object a format 2 session kept as a file of its own is stored
     /// again: a `stat` per new object to avoid that is not worth it.)
     pub fn store_bytes(&mut self, hash: &str, bytes: &[u8]) -> Result<u64, StateError> {
+        check_hash(hash)?;
         if self.pack.contains(hash)? {
             return Ok(0);
         }
@@ -280,6 +281,7 @@ impl Snapshotter {
     /// The object stored under `hash`, checked against it. Sessions of
     /// format 2 kept one file per object; those are still read.
     pub fn load_bytes(&mut self, hash: &str) -> Result<Vec<u8>, StateError> {
+        check_hash(hash)?;
         let bytes = match self.pack.read(hash)? {
             Some(bytes) => bytes,
             None => {
@@ -295,6 +297,8 @@ impl Snapshotter {
         Ok(bytes)
     }
 
+    /// Where format 2 kept the object `hash`, which [`check_hash`] let
+    /// through: two hex digits, then the other 62.
     fn object_path(&self, hash: &str) -> PathBuf {
         let (dir, rest) = hash.split_at(hash.len().min(2));
         self.objects.join(dir).join(rest)
@@ -404,6 +408,27 @@ pub fn compare(current: &Tree, target: &Tree) -> Changes {
         }
     }
     changes
+}
+
+/// A hash names an object only if it is one: 64 lowercase hex digits, as
+/// [`hash_bytes`] writes them. One read from a manifest or a stored index
+/// that is not (a path such as `../../dev/zero`, text that is not ASCII)
+/// comes from a damaged or forged checkpoint, and is used for nothing:
+/// not to look in the pack, not as a path.
+fn check_hash(hash: &str) -> Result<(), StateError> {
+    if hash.len() == 64
+        && hash
+            .bytes()
+            .all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+    {
+        return Ok(());
+    }
+    const SHOWN: usize = 80;
+    let shown: String = hash.chars().take(SHOWN).collect();
+    let more = if shown.len() < hash.len() { "..." } else { "" };
+    Err(StateError::Invalid(format!(
+        "a damaged checkpoint: {shown:?}{more} is not an object hash (64 lowercase hex digits)"
+    )))
 }
 
 pub fn hash_bytes(bytes: &[u8]) -> String {
@@ -660,6 +685,37 @@ mod tests {
         std::fs::write(&grown, vec![b'x'; 1024]).unwrap();
         let hash = hash_bytes(&[b'x'; 1024]);
         assert_eq!(snap.store_file(&grown).unwrap(), Stored::Hash(hash, 1024));
+    }
+
+    #[test]
+    fn a_hash_that_is_not_one_is_a_damaged_checkpoint_never_a_path() {
+        let root = tempfile::tempdir().unwrap();
+        let objects = root.path().join("state/objects");
+        std::fs::create_dir_all(&objects).unwrap();
+        std::fs::write(root.path().join("state/outside"), "outside").unwrap();
+        let mut snap = Snapshotter::new(root.path(), &objects, 1024);
+        let stored = hash_bytes(b"stored");
+        snap.store_bytes(&stored, b"stored").unwrap();
+        let hashes = [
+            // Not on a character boundary where a loose object's folder
+            // name ends.
+            format!("a\u{e9}{}", "0".repeat(61)),
+            "../outside".to_owned(),
+            format!("../{}", "0".repeat(61)),
+            stored.to_uppercase(),
+            String::new(),
+        ];
+        for hash in &hashes {
+            match snap.load_bytes(hash) {
+                Err(StateError::Invalid(message)) => assert!(
+                    message.contains("damaged checkpoint")
+                        && message.contains(&format!("{hash:?}")),
+                    "{hash:?}: {message}"
+                ),
+                other => panic!("{hash:?}: {other:?}"),
+            }
+        }
+        assert_eq!(snap.load_bytes(&stored).unwrap(), b"stored");
     }
 
     fn read(path: &Path) -> String {

@@ -783,3 +783,38 @@ fn a_line_cut_short_does_not_swallow_the_next_turns_start() {
     assert_eq!(attached.events[0]["type"], "session-start");
     assert_eq!(attached.lines, second.lines);
 }
+
+/// A manifest edited to name something that is not a hash (a path out of
+/// the store, or not ASCII) is a damaged checkpoint: a clear error, no
+/// panic, nothing read outside the store.
+#[test]
+fn a_manifest_with_a_forged_hash_is_a_damaged_checkpoint() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    std::fs::write(env.work.join("kept.txt"), "kept\n").unwrap();
+    let script = env.script(json!({"turns": [{"text": "done"}]}));
+    let run = env.run_script(&script, "x", &["--session-id", "forged"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let manifest = env
+        .state_dir()
+        .join("sessions/forged/checkpoints/000000.json");
+    let original: Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    let forged_hashes = [
+        format!("a\u{e9}{}", "0".repeat(61)),
+        "../../../../../../../../../../dev/zero".to_owned(),
+    ];
+    for hash in forged_hashes {
+        let mut forged = original.clone();
+        forged["tree"] = json!(hash);
+        std::fs::write(&manifest, forged.to_string()).unwrap();
+        let output = env
+            .plain_command(&["rollback", "--session-id", "forged", "--iteration", "0"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{hash:?}: {stderr}");
+        assert!(stderr.contains("damaged checkpoint"), "{hash:?}: {stderr}");
+    }
+    assert_eq!(read(&env.work, "kept.txt"), "kept\n");
+}
