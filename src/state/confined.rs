@@ -13,12 +13,14 @@
 //! swapping a folder for a link between a check and a write.
 //!
 //! A folder whose mode keeps its owner out (0555, 0000) is opened up while
-//! the restore works in it and given its mode back at the end.
+//! the restore works in it and given its mode back at the end. A mode is
+//! changed through a descriptor of the folder checked, never by its name,
+//! so a link swapped in its place cannot pass the change on to its target.
 
 use std::collections::BTreeMap;
 use std::ffi::CString;
 use std::io::Write;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
@@ -44,7 +46,15 @@ pub struct Confined {
     /// Folder modes to set at the end: those the tree records for the
     /// folders made or changed, and the old modes of folders opened up.
     modes: BTreeMap<String, u32>,
+    /// Called just before a folder's mode is changed, with its path: the
+    /// tests swap the folder for a link there, as a racing process could.
+    #[cfg(test)]
+    before_chmod: Option<Hook>,
 }
+
+/// See `Confined::before_chmod`.
+#[cfg(test)]
+type Hook = Box<dyn FnMut(&str)>;
 
 impl Confined {
     /// The work dir, made if it is missing (a rollback into an emptied
@@ -62,6 +72,8 @@ impl Confined {
             root_fd,
             cached: None,
             modes: BTreeMap::new(),
+            #[cfg(test)]
+            before_chmod: None,
         })
     }
 
@@ -72,7 +84,7 @@ impl Confined {
         let parent = self.make_folder(folder)?;
         let result = (|| {
             clear_folder(&parent, &name)?;
-            let temp = temp_name(&name);
+            let temp = temp_name();
             let fd = rustix::fs::openat(
                 &parent,
                 temp.as_c_str(),
@@ -101,7 +113,7 @@ impl Confined {
         let parent = self.make_folder(folder)?;
         let result = (|| {
             clear_folder(&parent, &name)?;
-            let temp = temp_name(&name);
+            let temp = temp_name();
             rustix::fs::symlinkat(target, &parent, &temp)?;
             let renamed = rustix::fs::renameat(&parent, &temp, &parent, &name);
             if renamed.is_err() {
@@ -170,23 +182,18 @@ impl Confined {
             let Some(parent) = self.find_folder(folder)? else {
                 continue;
             };
-            let result = match rustix::fs::statat(&parent, &name, AtFlags::SYMLINK_NOFOLLOW) {
-                Ok(stat)
-                    if FileType::from_raw_mode(stat.st_mode) == FileType::Directory
-                        && stat.st_mode & 0o7777 != *mode =>
-                {
-                    // chmodat follows a link in the last place; the
-                    // statat just above saw a folder there, and only a
-                    // process racing this one could swap it, to change
-                    // a mode, never to write.
-                    rustix::fs::chmodat(
-                        &parent,
-                        &name,
-                        Mode::from_raw_mode(*mode),
-                        AtFlags::empty(),
-                    )
-                }
-                Ok(_) | Err(Errno::NOENT) => Ok(()),
+            // Opened, then changed through the descriptor: a folder a
+            // racing process swaps for a link is never looked up again.
+            let result = match open_step(parent.as_fd(), &name) {
+                Ok(fd) => match rustix::fs::fstat(&fd) {
+                    Ok(stat) if stat.st_mode & 0o7777 != *mode => {
+                        self.before_chmod(relative);
+                        chmod_folder(fd.as_fd(), *mode)
+                    }
+                    Ok(_) => Ok(()),
+                    Err(err) => Err(err),
+                },
+                Err(Errno::NOENT | Errno::NOTDIR | Errno::LOOP) => Ok(()),
                 Err(err) => Err(err),
             };
             self.keep(folder, parent);
@@ -227,9 +234,9 @@ impl Confined {
             so_far.push_str(part);
             let name = c_name(part)?;
             let opened = if make {
-                make_step(&current, &name).and_then(|()| open_step(&current, &name))
+                make_step(&current, &name).and_then(|()| open_step(current.as_fd(), &name))
             } else {
-                open_step(&current, &name)
+                open_step(current.as_fd(), &name)
             };
             let next = match opened {
                 Ok(fd) => fd,
@@ -241,19 +248,25 @@ impl Confined {
                 .st_mode
                 & 0o7777;
             if mode & OWNER_RWX != OWNER_RWX {
-                rustix::fs::chmodat(
-                    &current,
-                    &name,
-                    Mode::from_raw_mode(mode | OWNER_RWX),
-                    AtFlags::empty(),
-                )
-                .map_err(|err| self.error(&so_far, err))?;
+                self.before_chmod(&so_far);
+                chmod_folder(next.as_fd(), mode | OWNER_RWX)
+                    .map_err(|err| self.error(&so_far, err))?;
                 self.modes.entry(so_far.clone()).or_insert(mode);
             }
             current = next;
         }
         Ok(Some(current))
     }
+
+    #[cfg(test)]
+    fn before_chmod(&mut self, relative: &str) {
+        if let Some(hook) = self.before_chmod.as_mut() {
+            hook(relative);
+        }
+    }
+
+    #[cfg(not(test))]
+    fn before_chmod(&mut self, _relative: &str) {}
 
     fn keep(&mut self, relative: &str, fd: OwnedFd) {
         self.cached = Some((relative.to_owned(), fd));
@@ -266,13 +279,41 @@ impl Confined {
 
 /// Opens the folder `name` in `dir`; a link there is not followed
 /// (`O_PATH | O_NOFOLLOW` would open the link itself, hence the check).
-fn open_step(dir: &OwnedFd, name: &CString) -> Result<OwnedFd, Errno> {
+fn open_step(dir: BorrowedFd<'_>, name: &CString) -> Result<OwnedFd, Errno> {
     let fd = rustix::fs::openat(dir, name.as_c_str(), FOLDER, Mode::empty())?;
     let stat = rustix::fs::fstat(&fd)?;
     if FileType::from_raw_mode(stat.st_mode) != FileType::Directory {
         return Err(Errno::NOTDIR);
     }
     Ok(fd)
+}
+
+/// Sets the mode of the folder open as `fd` (an `O_PATH` descriptor from
+/// [`open_step`]) through that descriptor. `chmodat` would look its name
+/// up again and follow a link a racing process put there since the check
+/// (`rm -rf sub && ln -s /outside sub`), giving the mode to `/outside`.
+///
+/// `fchmod` refuses an `O_PATH` descriptor (EBADF), so the folder is
+/// opened for reading through it (`.` of the folder itself, no name
+/// looked up), which needs its owner to read and search it; for one that
+/// keeps its owner out, `/proc/self/fd/N` names the descriptor's folder.
+fn chmod_folder(fd: BorrowedFd<'_>, mode: u32) -> Result<(), Errno> {
+    let mode = Mode::from_raw_mode(mode);
+    match rustix::fs::fchmod(fd, mode) {
+        Err(Errno::BADF) => {}
+        done => return done,
+    }
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let reopened = match rustix::fs::openat(fd, c".", flags, Mode::empty()) {
+        Ok(folder) => return rustix::fs::fchmod(&folder, mode),
+        Err(err) => err,
+    };
+    let by_descriptor = format!("/proc/self/fd/{}", fd.as_raw_fd());
+    match rustix::fs::chmod(by_descriptor.as_str(), mode) {
+        // No /proc: say why the folder could not be opened.
+        Err(Errno::NOENT) => Err(reopened),
+        other => other,
+    }
 }
 
 /// Makes sure `name` in `dir` is a real folder.
@@ -304,15 +345,12 @@ fn clear_folder(dir: &OwnedFd, name: &CString) -> Result<(), Errno> {
 fn remove_tree(dir: BorrowedFd<'_>, name: &CString) -> Result<(), Errno> {
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let fd = match rustix::fs::openat(dir, name.as_c_str(), flags, Mode::empty()) {
-        // It goes anyway: let its owner in.
+        // It goes anyway: let its owner in, through a descriptor of the
+        // folder (see `chmod_folder`), and open that very folder.
         Err(Errno::ACCESS) => {
-            rustix::fs::chmodat(
-                dir,
-                name.as_c_str(),
-                Mode::from_raw_mode(OWNER_RWX),
-                AtFlags::empty(),
-            )?;
-            rustix::fs::openat(dir, name.as_c_str(), flags, Mode::empty())?
+            let folder = open_step(dir, name)?;
+            chmod_folder(folder.as_fd(), OWNER_RWX)?;
+            rustix::fs::openat(&folder, c".", flags, Mode::empty())?
         }
         other => other?,
     };
@@ -366,12 +404,13 @@ fn c_name(name: &str) -> Result<CString, StateError> {
     CString::new(name).map_err(|_| StateError::Invalid(format!("{name:?} holds a NUL byte")))
 }
 
-fn temp_name(name: &CString) -> CString {
-    let mut bytes = b".".to_vec();
-    bytes.extend_from_slice(name.to_bytes());
-    bytes.extend_from_slice(format!(".restore{}", fastrand::u32(..)).as_bytes());
-    // Made of a name without NUL and ASCII: no NUL.
-    CString::new(bytes).unwrap_or_default()
+/// The name an entry is written under before it is renamed over its
+/// own. Short whatever the entry's name: one built from it (`.NAME.tmp`)
+/// is over `NAME_MAX` (255 bytes) for a name of 240 or so, and the
+/// restore would fail there, halfway.
+fn temp_name() -> CString {
+    // Hex digits and ASCII: no NUL.
+    CString::new(format!(".agent-restore-{:016x}", fastrand::u64(..))).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -450,6 +489,43 @@ pub(super) mod tests {
         }
     }
 
+    /// Folders its owner cannot even read or search: only a descriptor
+    /// opened without looking inside (`O_PATH`) reaches them, and their
+    /// mode is changed through it.
+    #[test]
+    fn folders_closed_to_reading_or_searching_are_opened_and_closed_again() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().to_path_buf();
+        let closed = [("none", 0o000), ("no-read", 0o300), ("no-search", 0o600)];
+        for (name, _) in closed {
+            std::fs::create_dir_all(work.join(name).join("inner")).unwrap();
+        }
+        for (name, mode) in closed {
+            let inner = work.join(name).join("inner");
+            std::fs::set_permissions(&inner, std::fs::Permissions::from_mode(0o000)).unwrap();
+            std::fs::set_permissions(work.join(name), std::fs::Permissions::from_mode(mode))
+                .unwrap();
+        }
+        let mut confined = Confined::open(&work).unwrap();
+        for (name, _) in closed {
+            confined
+                .put_file(&format!("{name}/f"), b"f", 0o644)
+                .unwrap();
+            // Removing a folder it cannot open lets its owner in first.
+            confined
+                .put_file(&format!("{name}/inner"), b"i", 0o644)
+                .unwrap();
+        }
+        confined.finish().unwrap();
+        for (name, expected) in closed {
+            assert_eq!(mode(&work.join(name)), expected, "{name}");
+            std::fs::set_permissions(work.join(name), std::fs::Permissions::from_mode(0o700))
+                .unwrap();
+            assert_eq!(std::fs::read(work.join(name).join("f")).unwrap(), b"f");
+            assert_eq!(std::fs::read(work.join(name).join("inner")).unwrap(), b"i");
+        }
+    }
+
     #[test]
     fn paths_that_climb_out_are_refused() {
         let root = tempfile::tempdir().unwrap();
@@ -462,5 +538,54 @@ pub(super) mod tests {
             );
         }
         assert!(!root.path().join("x").exists());
+    }
+
+    /// Swaps the folder `relative` of `work` for a link to `outside` the
+    /// first time the restore is about to change its mode, as a process
+    /// still running could; the folder itself goes to `moved`.
+    fn swap_on_chmod(confined: &mut Confined, work: &Path, relative: &str, outside: &Path) {
+        let (work, relative, outside) = (
+            work.to_path_buf(),
+            relative.to_owned(),
+            outside.to_path_buf(),
+        );
+        let mut done = false;
+        confined.before_chmod = Some(Box::new(move |path| {
+            if path == relative && !done {
+                done = true;
+                std::fs::rename(work.join(&relative), work.join("moved")).unwrap();
+                std::os::unix::fs::symlink(&outside, work.join(&relative)).unwrap();
+            }
+        }));
+    }
+
+    #[test]
+    fn a_folder_swapped_for_a_link_before_its_mode_changes_leaves_the_target_alone() {
+        // Opening up a closed folder, and giving a folder its mode at the end.
+        for (closed, recorded) in [(0o500, None), (0o755, Some(0o555))] {
+            let root = tempfile::tempdir().unwrap();
+            let work = root.path().join("work");
+            let outside = root.path().join("outside");
+            std::fs::create_dir_all(work.join("sub")).unwrap();
+            std::fs::create_dir_all(&outside).unwrap();
+            std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o750)).unwrap();
+            std::fs::set_permissions(work.join("sub"), std::fs::Permissions::from_mode(closed))
+                .unwrap();
+            let mut confined = Confined::open(&work).unwrap();
+            swap_on_chmod(&mut confined, &work, "sub", &outside);
+            let result = match recorded {
+                None => confined.put_file("sub/f", b"f", 0o600),
+                Some(mode) => confined.put_folder("sub", mode),
+            };
+            let finished = result.and_then(|()| confined.finish());
+            assert_eq!(mode(&outside), 0o750, "{closed:o}: {finished:?}");
+            assert!(work.join("sub").is_symlink(), "{closed:o}");
+            // The folder that was checked got the mode, wherever it went.
+            let expected = recorded.unwrap_or(closed | OWNER_RWX);
+            assert_eq!(mode(&work.join("moved")), expected, "{closed:o}");
+            assert!(finished.is_ok(), "{closed:o}: {finished:?}");
+            std::fs::set_permissions(work.join("moved"), std::fs::Permissions::from_mode(0o700))
+                .unwrap();
+        }
     }
 }

@@ -1,21 +1,43 @@
 //! The session's event journal: every event line, appended before it is
 //! written to stdout, so `attach` can replay what a dead proxy missed.
 
-use std::io::BufRead;
-use std::os::unix::fs::OpenOptionsExt;
+use std::io::{BufRead, Write};
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 
 use super::StateError;
 
 /// Opens the journal for appending (0600). Each event line is written
 /// with a single `write`, so readers that tail the file see whole lines.
+///
+/// A turn killed in the middle of a line (or stopped by a full disk)
+/// leaves it without its newline; this turn's first line would be glued
+/// to it and read as one broken line, its `session-start` lost to
+/// `attach`. So a journal that does not end a line is ended first.
 pub fn open(path: &Path) -> Result<std::fs::File, StateError> {
-    std::fs::OpenOptions::new()
+    let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
+        .read(true)
         .mode(0o600)
         .open(path)
-        .map_err(|err| StateError::io(path, err))
+        .map_err(|err| StateError::io(path, err))?;
+    if !ends_a_line(&file).map_err(|err| StateError::io(path, err))? {
+        file.write_all(b"\n")
+            .map_err(|err| StateError::io(path, err))?;
+    }
+    Ok(file)
+}
+
+/// Whether the file is empty or ends with a newline.
+fn ends_a_line(file: &std::fs::File) -> std::io::Result<bool> {
+    let size = file.metadata()?.len();
+    let Some(last) = size.checked_sub(1) else {
+        return Ok(true);
+    };
+    let mut byte = [0u8; 1];
+    file.read_exact_at(&mut byte, last)?;
+    Ok(byte[0] == b'\n')
 }
 
 /// The highest `_seq` in a journal (0 when there is none).
@@ -62,6 +84,32 @@ pub fn head_of(line: &str) -> Option<Head> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_cut_short_is_ended_before_the_next_turn_appends() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let end = r#"{"type":"session-start","_seq":4}"#;
+        for (before, expected) in [
+            ("", format!("{end}\n")),
+            ("{\"_seq\":1}\n", format!("{{\"_seq\":1}}\n{end}\n")),
+            (
+                "{\"_seq\":1}\n{\"type\":\"text-del",
+                format!("{{\"_seq\":1}}\n{{\"type\":\"text-del\n{end}\n"),
+            ),
+        ] {
+            std::fs::write(&path, before).unwrap();
+            let mut journal = open(&path).unwrap();
+            writeln!(journal, "{end}").unwrap();
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                expected,
+                "{before:?}"
+            );
+            assert_eq!(last_seq(&path), 4, "{before:?}");
+        }
+    }
 
     #[test]
     fn heads_of_lines() {

@@ -17,6 +17,8 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use rustix::fs::{Mode, OFlags};
+use rustix::io::Errno;
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
 
@@ -73,6 +75,17 @@ struct Stamp {
     mtime_ns: i128,
     inode: u64,
     mode: u32,
+}
+
+/// What [`Snapshotter::store_file`] made of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stored {
+    /// Its hash, and the bytes written to the store (0 when it had them).
+    Hash(String, u64),
+    /// Over the size cap when read, whatever the scan's `stat` said.
+    TooLarge,
+    /// No longer a regular file at that path.
+    Gone,
 }
 
 /// Scans and restores one work dir against one object store.
@@ -176,7 +189,6 @@ impl Snapshotter {
                 stats.skipped_large += 1;
                 continue;
             }
-            stats.files += 1;
             let stamp = Stamp {
                 size: meta.len(),
                 mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
@@ -190,14 +202,25 @@ impl Snapshotter {
                 .is_none_or(|age| age < RACY_WINDOW);
             let hash = match self.known.get(&relative) {
                 Some((known, hash)) if *known == stamp && !racy => hash.clone(),
-                _ => {
-                    let (hash, stored) = self.store_file(path)?;
-                    stats.hashed += 1;
-                    stats.stored_bytes += stored;
-                    self.known.insert(relative.clone(), (stamp, hash.clone()));
-                    hash
-                }
+                _ => match self.store_file(path)? {
+                    Stored::Hash(hash, stored) => {
+                        stats.hashed += 1;
+                        stats.stored_bytes += stored;
+                        self.known.insert(relative.clone(), (stamp, hash.clone()));
+                        hash
+                    }
+                    Stored::TooLarge => {
+                        self.known.remove(&relative);
+                        stats.skipped_large += 1;
+                        continue;
+                    }
+                    Stored::Gone => {
+                        self.known.remove(&relative);
+                        continue;
+                    }
+                },
             };
+            stats.files += 1;
             tree.entries.insert(
                 relative,
                 Entry::File {
@@ -210,22 +233,43 @@ impl Snapshotter {
         Ok((tree, stats))
     }
 
-    /// Reads a file, stores its content under its hash, returns the hash
-    /// and the bytes written (0 when the store had it).
-    fn store_file(&mut self, path: &Path) -> Result<(String, u64), StateError> {
+    /// Reads a file and stores its content under its hash. The file is
+    /// read as it is now, not as the scan's `stat` saw it: it may have
+    /// grown past the cap since, or been replaced by a link (to
+    /// `/dev/zero`, say) or a FIFO. So the read stops one byte past the
+    /// cap, and only a regular file is read, never through a link.
+    fn store_file(&mut self, path: &Path) -> Result<Stored, StateError> {
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let file = match rustix::fs::open(path, flags, Mode::empty()) {
+            Ok(fd) => std::fs::File::from(fd),
+            // Removed, or a link or a socket put in its place, since the
+            // scan saw it: not part of this state.
+            Err(Errno::NOENT | Errno::LOOP | Errno::NOTDIR | Errno::NXIO) => {
+                return Ok(Stored::Gone);
+            }
+            Err(err) => return Err(StateError::io(path, err.into())),
+        };
+        let meta = file.metadata().map_err(|err| StateError::io(path, err))?;
+        if !meta.is_file() {
+            return Ok(Stored::Gone);
+        }
         let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|mut file| file.read_to_end(&mut bytes))
+        file.take(self.max_file_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
             .map_err(|err| StateError::io(path, err))?;
+        if bytes.len() as u64 > self.max_file_bytes {
+            return Ok(Stored::TooLarge);
+        }
         let hash = hash_bytes(&bytes);
         let stored = self.store_bytes(&hash, &bytes)?;
-        Ok((hash, stored))
+        Ok(Stored::Hash(hash, stored))
     }
 
     /// Stores `bytes` under `hash` unless the pack has it already. (An
     /// object a format 2 session kept as a file of its own is stored
     /// again: a `stat` per new object to avoid that is not worth it.)
     pub fn store_bytes(&mut self, hash: &str, bytes: &[u8]) -> Result<u64, StateError> {
+        check_hash(hash)?;
         if self.pack.contains(hash)? {
             return Ok(0);
         }
@@ -237,6 +281,7 @@ impl Snapshotter {
     /// The object stored under `hash`, checked against it. Sessions of
     /// format 2 kept one file per object; those are still read.
     pub fn load_bytes(&mut self, hash: &str) -> Result<Vec<u8>, StateError> {
+        check_hash(hash)?;
         let bytes = match self.pack.read(hash)? {
             Some(bytes) => bytes,
             None => {
@@ -252,6 +297,8 @@ impl Snapshotter {
         Ok(bytes)
     }
 
+    /// Where format 2 kept the object `hash`, which [`check_hash`] let
+    /// through: two hex digits, then the other 62.
     fn object_path(&self, hash: &str) -> PathBuf {
         let (dir, rest) = hash.split_at(hash.len().min(2));
         self.objects.join(dir).join(rest)
@@ -277,6 +324,24 @@ impl Snapshotter {
             return Ok(changes);
         }
         let mut work = Confined::open(&self.work_dir)?;
+        let applied = self.apply(&mut work, &current, target);
+        // Also after a step failed: the folders opened up for the restore
+        // get their modes back.
+        let finished = work.finish();
+        applied.and(finished)?;
+        if let Ok(root) = std::fs::File::open(&self.work_dir) {
+            let _ = rustix::fs::syncfs(&root);
+        }
+        Ok(changes)
+    }
+
+    /// The changes of [`restore`](Self::restore), made in `work`.
+    fn apply(
+        &mut self,
+        work: &mut Confined,
+        current: &Tree,
+        target: &Tree,
+    ) -> Result<(), StateError> {
         // What a folder holds sorts after it: in reverse, it goes first.
         for (path, entry) in current.entries.iter().rev() {
             if target.entries.contains_key(path) {
@@ -291,7 +356,7 @@ impl Snapshotter {
                     work.remove_file(path)?;
                     self.known.remove(path);
                     if !target.folders {
-                        remove_empty_parents(&mut work, path)?;
+                        remove_empty_parents(work, path)?;
                     }
                 }
             }
@@ -313,11 +378,7 @@ impl Snapshotter {
             }
             self.known.remove(path);
         }
-        work.finish()?;
-        if let Ok(root) = std::fs::File::open(&self.work_dir) {
-            let _ = rustix::fs::syncfs(&root);
-        }
-        Ok(changes)
+        Ok(())
     }
 }
 
@@ -347,6 +408,27 @@ pub fn compare(current: &Tree, target: &Tree) -> Changes {
         }
     }
     changes
+}
+
+/// A hash names an object only if it is one: 64 lowercase hex digits, as
+/// [`hash_bytes`] writes them. One read from a manifest or a stored index
+/// that is not (a path such as `../../dev/zero`, text that is not ASCII)
+/// comes from a damaged or forged checkpoint, and is used for nothing:
+/// not to look in the pack, not as a path.
+fn check_hash(hash: &str) -> Result<(), StateError> {
+    if hash.len() == 64
+        && hash
+            .bytes()
+            .all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+    {
+        return Ok(());
+    }
+    const SHOWN: usize = 80;
+    let shown: String = hash.chars().take(SHOWN).collect();
+    let more = if shown.len() < hash.len() { "..." } else { "" };
+    Err(StateError::Invalid(format!(
+        "a damaged checkpoint: {shown:?}{more} is not an object hash (64 lowercase hex digits)"
+    )))
 }
 
 pub fn hash_bytes(bytes: &[u8]) -> String {
@@ -502,6 +584,138 @@ mod tests {
         assert_eq!(mode(&work.join("closed")), 0o500);
         std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
             .unwrap();
+    }
+
+    #[test]
+    fn names_as_long_as_the_file_system_allows_are_restored() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(work.join("closed")).unwrap();
+        let long = "n".repeat(250);
+        let link = "l".repeat(255);
+        std::fs::write(work.join(&long), "old").unwrap();
+        std::fs::write(work.join("closed").join(&long), "old").unwrap();
+        std::os::unix::fs::symlink(&long, work.join(&link)).unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o500))
+            .unwrap();
+        let mut snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
+        let (tree, _) = snap.scan().unwrap();
+        std::fs::write(work.join(&long), "new").unwrap();
+        std::fs::remove_file(work.join(&link)).unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+        std::fs::remove_file(work.join("closed").join(&long)).unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o500))
+            .unwrap();
+        let changes = snap.restore(&tree).unwrap();
+        assert_eq!(changes.count(), 3, "{changes:?}");
+        assert_eq!(read(&work.join(&long)), "old");
+        assert_eq!(read(&work.join("closed").join(&long)), "old");
+        assert_eq!(
+            std::fs::read_link(work.join(&link)).unwrap(),
+            Path::new(&long)
+        );
+        assert_eq!(mode(&work.join("closed")), 0o500);
+        assert!(snap.diff(&tree).unwrap().is_empty());
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+    }
+
+    #[test]
+    fn a_restore_that_fails_halfway_closes_the_folders_it_opened() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(work.join("closed")).unwrap();
+        std::fs::write(work.join("closed/a"), "a").unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o500))
+            .unwrap();
+        let mut snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
+        let (mut tree, _) = snap.scan().unwrap();
+        // An object the store does not have: the restore stops there,
+        // after it opened `closed` to remove what was made in it since.
+        tree.entries.insert(
+            "closed/a".to_owned(),
+            Entry::File {
+                hash: hash_bytes(b"never stored"),
+                mode: 0o644,
+                size: 12,
+            },
+        );
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+        std::fs::write(work.join("closed/since"), "s").unwrap();
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o500))
+            .unwrap();
+        assert!(snap.restore(&tree).is_err());
+        assert_eq!(mode(&work.join("closed")), 0o500);
+        std::fs::set_permissions(work.join("closed"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+    }
+
+    #[test]
+    fn a_file_over_the_cap_when_read_is_left_out_whatever_its_stat_said() {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        let mut snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
+        // The scan saw it under the cap; it grew before it was read.
+        let grown = work.join("grown");
+        std::fs::write(&grown, vec![b'x'; 4096]).unwrap();
+        let _ = snap.store_file(&grown);
+        assert_eq!(snap.pack.count().unwrap(), 0, "nothing over the cap stored");
+        assert_eq!(snap.store_file(&grown).unwrap(), Stored::TooLarge);
+        // Replaced by something that never ends, or never ends a read: not
+        // a file any more (and the read does not wait for a writer).
+        std::fs::remove_file(&grown).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &grown).unwrap();
+        assert_eq!(snap.store_file(&grown).unwrap(), Stored::Gone);
+        std::fs::remove_file(&grown).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &grown,
+            rustix::fs::FileType::Fifo,
+            Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        assert_eq!(snap.store_file(&grown).unwrap(), Stored::Gone);
+        assert_eq!(snap.pack.count().unwrap(), 0);
+        // Under the cap, it is read and stored.
+        std::fs::remove_file(&grown).unwrap();
+        std::fs::write(&grown, vec![b'x'; 1024]).unwrap();
+        let hash = hash_bytes(&[b'x'; 1024]);
+        assert_eq!(snap.store_file(&grown).unwrap(), Stored::Hash(hash, 1024));
+    }
+
+    #[test]
+    fn a_hash_that_is_not_one_is_a_damaged_checkpoint_never_a_path() {
+        let root = tempfile::tempdir().unwrap();
+        let objects = root.path().join("state/objects");
+        std::fs::create_dir_all(&objects).unwrap();
+        std::fs::write(root.path().join("state/outside"), "outside").unwrap();
+        let mut snap = Snapshotter::new(root.path(), &objects, 1024);
+        let stored = hash_bytes(b"stored");
+        snap.store_bytes(&stored, b"stored").unwrap();
+        let hashes = [
+            // Not on a character boundary where a loose object's folder
+            // name ends.
+            format!("a\u{e9}{}", "0".repeat(61)),
+            "../outside".to_owned(),
+            format!("../{}", "0".repeat(61)),
+            stored.to_uppercase(),
+            String::new(),
+        ];
+        for hash in &hashes {
+            match snap.load_bytes(hash) {
+                Err(StateError::Invalid(message)) => assert!(
+                    message.contains("damaged checkpoint")
+                        && message.contains(&format!("{hash:?}")),
+                    "{hash:?}: {message}"
+                ),
+                other => panic!("{hash:?}: {other:?}"),
+            }
+        }
+        assert_eq!(snap.load_bytes(&stored).unwrap(), b"stored");
     }
 
     fn read(path: &Path) -> String {

@@ -723,3 +723,98 @@ fn attach_tells_a_turn_that_is_ending_from_one_that_is_starting() {
     drop(lock);
     assert_eq!(waiting.exit_code(), Some(0));
 }
+
+/// A long journal replays in time linear in its length: 200k lines (about
+/// 5 MB) are a moment's work, where moving what was left after every line
+/// took minutes.
+#[test]
+fn attach_replays_a_long_journal() {
+    const LINES: u64 = 200_000;
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let dir = agent::state::SessionDir::new(&env.state_dir(), "long");
+    dir.create().unwrap();
+    let mut journal = String::new();
+    for seq in 1..LINES {
+        journal.push_str(&format!("{{\"type\":\"text-delta\",\"_seq\":{seq}}}\n"));
+    }
+    journal.push_str(&format!("{{\"type\":\"session-end\",\"_seq\":{LINES}}}\n"));
+    std::fs::write(dir.journal(), &journal).unwrap();
+    let out = env.root.path().join("attach.out");
+    let mut child = env
+        .plain_command(&["attach", "--session-id", "long", "--from-seq", "0"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .spawn()
+        .unwrap();
+    let code = super::wait_with_deadline(&mut child, Instant::now() + super::WAIT);
+    assert_eq!(code, Some(0));
+    assert!(
+        std::fs::read_to_string(&out).unwrap() == journal,
+        "every line, once"
+    );
+}
+
+/// A turn killed in the middle of a journal line (or stopped by a full
+/// disk) leaves it without its newline: the next turn's first line must
+/// not be glued to it, or attach skips the next turn's `session-start`.
+#[test]
+fn a_line_cut_short_does_not_swallow_the_next_turns_start() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let script = env.script(json!({"turns": [{"text": "one"}, {"text": "two"}]}));
+    let first = env.run_script(&script, "one", &["--session-id", "torn"]);
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    let end_of_first = first.end()["_seq"].as_u64().unwrap();
+    let checkpoint = first.of_type("checkpoint-saved").last().unwrap()["checkpoint"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let dir = agent::state::SessionDir::new(&env.state_dir(), "torn");
+    let mut journal = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.journal())
+        .unwrap();
+    std::io::Write::write_all(&mut journal, br#"{"type":"text-delta","del"#).unwrap();
+    drop(journal);
+
+    let second = env.run_script(&script, "two", &["--restore-checkpoint", &checkpoint]);
+    assert_eq!(second.code, Some(0), "{}", second.stderr);
+    let attached = attach(&env, "torn", end_of_first).finish();
+    assert_eq!(attached.code, Some(0), "{}", attached.stderr);
+    assert_eq!(attached.events[0]["type"], "session-start");
+    assert_eq!(attached.lines, second.lines);
+}
+
+/// A manifest edited to name something that is not a hash (a path out of
+/// the store, or not ASCII) is a damaged checkpoint: a clear error, no
+/// panic, nothing read outside the store.
+#[test]
+fn a_manifest_with_a_forged_hash_is_a_damaged_checkpoint() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    std::fs::write(env.work.join("kept.txt"), "kept\n").unwrap();
+    let script = env.script(json!({"turns": [{"text": "done"}]}));
+    let run = env.run_script(&script, "x", &["--session-id", "forged"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let manifest = env
+        .state_dir()
+        .join("sessions/forged/checkpoints/000000.json");
+    let original: Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    let forged_hashes = [
+        format!("a\u{e9}{}", "0".repeat(61)),
+        "../../../../../../../../../../dev/zero".to_owned(),
+    ];
+    for hash in forged_hashes {
+        let mut forged = original.clone();
+        forged["tree"] = json!(hash);
+        std::fs::write(&manifest, forged.to_string()).unwrap();
+        let output = env
+            .plain_command(&["rollback", "--session-id", "forged", "--iteration", "0"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{hash:?}: {stderr}");
+        assert!(stderr.contains("damaged checkpoint"), "{hash:?}: {stderr}");
+    }
+    assert_eq!(read(&env.work, "kept.txt"), "kept\n");
+}
