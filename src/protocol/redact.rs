@@ -36,9 +36,10 @@ pub const MIN_ASSIGNED_SECRET_LEN: usize = 8;
 /// Private key body lines shorter than this are not learned: the short
 /// last line of a block (`AQAB`, `Zg==`) is common in ordinary base64.
 pub const MIN_KEY_LINE_LEN: usize = 16;
-/// The exact set stops growing at this many bytes of patterns (values,
-/// their encodings, key lines): about 16,000 key lines.
-pub const MAX_KNOWN_BYTES: usize = 1024 * 1024;
+/// Key lines stop being learned at this many bytes: about 16,000 lines.
+/// Secret values and their encodings are not counted: however many key
+/// lines a work dir holds, a value learned later is masked.
+pub const MAX_KEY_LINE_BYTES: usize = 1024 * 1024;
 
 /// The start-up scan for private keys: files visited, size of a file read,
 /// bytes read in all, and time, whichever ends first.
@@ -61,7 +62,24 @@ pub const MAX_HELD_KEY_BLOCK: usize = 64 * 1024;
 
 const KEY_BLOCK: &str = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)";
 const PRIVATE_KEY: &str = "private-key";
-const SECRET_VALUE: &str = "secret-value";
+
+/// What an exact pattern is, for its mask and its budget.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Exact {
+    /// A secret value or one of its encoded forms: always kept.
+    SecretValue,
+    /// A body line of a private key seen: kept up to [`MAX_KEY_LINE_BYTES`].
+    KeyLine,
+}
+
+impl Exact {
+    fn rule(self) -> &'static str {
+        match self {
+            Exact::SecretValue => "secret-value",
+            Exact::KeyLine => PRIVATE_KEY,
+        }
+    }
+}
 
 /// What a rule's value must look like before it is masked.
 #[derive(Clone, Copy)]
@@ -730,14 +748,14 @@ fn is_name(value: &str) -> bool {
 }
 
 /// A value and the forms it takes in output, each with its label.
-fn value_forms(value: &str) -> Vec<(String, &'static str)> {
+fn value_forms(value: &str) -> Vec<(String, Exact)> {
     if value.len() < MIN_EXACT_SECRET_LEN {
         return Vec::new();
     }
     encoded_forms(value)
         .into_iter()
         .filter(|form| form.len() >= MIN_EXACT_SECRET_LEN)
-        .map(|form| (form, SECRET_VALUE))
+        .map(|form| (form, Exact::SecretValue))
         .collect()
 }
 
@@ -881,21 +899,25 @@ impl Known {
         self.scan.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn add(&self, forms: impl IntoIterator<Item = (String, &'static str)>) {
+    /// Adds patterns to the set. Key lines past [`MAX_KEY_LINE_BYTES`] are
+    /// dropped; secret values never are: a work dir full of keys must not
+    /// leave a value learned later (`add_exact`) unmasked.
+    fn add(&self, forms: impl IntoIterator<Item = (String, Exact)>) {
         let _adding = self.adding.lock().unwrap_or_else(PoisonError::into_inner);
         let current = self.current();
-        let mut room = MAX_KNOWN_BYTES.saturating_sub(current.bytes);
+        let mut key_room = MAX_KEY_LINE_BYTES.saturating_sub(current.key_line_bytes);
         let mut fresh = Vec::new();
         let mut seen = HashSet::new();
-        for (form, label) in forms {
+        for (form, kind) in forms {
             if current.contains(&form) || !seen.insert(form.clone()) {
                 continue;
             }
-            if form.len() > room {
-                break;
+            match kind {
+                Exact::SecretValue => {}
+                Exact::KeyLine if form.len() > key_room => continue,
+                Exact::KeyLine => key_room -= form.len(),
             }
-            room -= form.len();
-            fresh.push((form, label));
+            fresh.push((form, kind));
         }
         if fresh.is_empty() {
             return;
@@ -907,7 +929,7 @@ impl Known {
     fn learn_key_blocks(&self, text: &str) {
         let lines = key_lines(text);
         if !lines.is_empty() {
-            self.add(lines.into_iter().map(|line| (line, PRIVATE_KEY)));
+            self.add(lines.into_iter().map(|line| (line, Exact::KeyLine)));
         }
     }
 
@@ -931,7 +953,7 @@ impl Known {
     fn scan_dir(&self, root: &Path, deadline: Instant) {
         let mut found = Vec::new();
         self.scan_into(root, deadline, &mut found);
-        self.add(found.into_iter().map(|line| (line, PRIVATE_KEY)));
+        self.add(found.into_iter().map(|line| (line, Exact::KeyLine)));
     }
 
     fn scan_into(&self, root: &Path, deadline: Instant, found: &mut Vec<String>) {
@@ -980,7 +1002,7 @@ impl Known {
                 {
                     found.extend(key_lines(&String::from_utf8_lossy(&content)));
                     if found.iter().map(String::len).sum::<usize>() > BATCH_BYTES {
-                        self.add(found.drain(..).map(|line| (line, PRIVATE_KEY)));
+                        self.add(found.drain(..).map(|line| (line, Exact::KeyLine)));
                     }
                 }
             }
@@ -998,13 +1020,14 @@ impl Known {
 /// sorted copy for finding the start of one at the end of a text.
 #[derive(Default)]
 struct ExactSet {
-    patterns: Vec<(String, &'static str)>,
+    patterns: Vec<(String, Exact)>,
     automaton: Option<AhoCorasick>,
     sorted: Vec<String>,
     /// First bytes of the patterns: most positions are ruled out by this.
     starts: Vec<bool>,
     longest: usize,
-    bytes: usize,
+    /// Bytes of the key lines, counted against [`MAX_KEY_LINE_BYTES`].
+    key_line_bytes: usize,
 }
 
 impl ExactSet {
@@ -1014,7 +1037,7 @@ impl ExactSet {
             .is_ok()
     }
 
-    fn with(&self, fresh: Vec<(String, &'static str)>) -> ExactSet {
+    fn with(&self, fresh: Vec<(String, Exact)>) -> ExactSet {
         let mut patterns = self.patterns.clone();
         patterns.extend(fresh);
         // Leftmost-longest: a value inside a longer one is masked as the
@@ -1034,7 +1057,11 @@ impl ExactSet {
         }
         ExactSet {
             longest: sorted.iter().map(String::len).max().unwrap_or(0),
-            bytes: sorted.iter().map(String::len).sum(),
+            key_line_bytes: patterns
+                .iter()
+                .filter(|(_, kind)| *kind == Exact::KeyLine)
+                .map(|(pattern, _)| pattern.len())
+                .sum(),
             patterns,
             automaton,
             sorted,
@@ -1048,12 +1075,12 @@ impl ExactSet {
         };
         let mut out = String::with_capacity(text.len());
         automaton.replace_all_with(text, &mut out, |found, _, out| {
-            let label = self
+            let kind = self
                 .patterns
                 .get(found.pattern().as_usize())
-                .map_or(SECRET_VALUE, |(_, label)| label);
+                .map_or(Exact::SecretValue, |(_, kind)| *kind);
             out.push_str("[REDACTED:");
-            out.push_str(label);
+            out.push_str(kind.rule());
             out.push(']');
             true
         });
