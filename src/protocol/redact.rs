@@ -59,6 +59,10 @@ pub const MAX_HELD_WORD: usize = 4 * 1024;
 pub const HOLD_TAIL: usize = 512;
 /// An unterminated private key block is held up to this size.
 pub const MAX_HELD_KEY_BLOCK: usize = 64 * 1024;
+/// A secret across the forced cut of a long run moves the cut to its
+/// start when it is at most this long, so the held part stays within
+/// [`MAX_HELD_WORD`]; no token or key line comes near it.
+const MAX_KEPT_WHOLE: usize = MAX_HELD_WORD - HOLD_TAIL;
 
 const KEY_BLOCK: &str = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)";
 const PRIVATE_KEY: &str = "private-key";
@@ -430,14 +434,61 @@ impl Redactor {
         {
             cut = found.start();
         }
-        if let Some(start) = self.known.current().prefix_start(pending) {
+        let exact = self.known.current();
+        let partial = exact.prefix_start(pending);
+        if let Some(start) = partial {
             cut = cut.min(start);
         }
         if pending.len() - cut > MAX_HELD_WORD {
-            cut = pending.len() - HOLD_TAIL;
-            while !pending.is_char_boundary(cut) {
-                cut -= 1;
+            cut = self.long_run_cut(pending, &exact, partial);
+        }
+        cut
+    }
+
+    /// Where to cut text held past [`MAX_HELD_WORD`] (a minified line
+    /// whose URL holds the whole run): [`HOLD_TAIL`] bytes before its end,
+    /// or earlier, at the start of a secret that a cut there would split
+    /// in two halves no rule knows. The secrets looked for are those
+    /// [`redact`](Self::redact) masks, but private key blocks (held on
+    /// their own): exact values and their forms, key lines, token shapes
+    /// and assignments, and an exact value still arriving (`partial`).
+    /// One at most [`MAX_KEPT_WHOLE`] long goes out whole in a later
+    /// piece; a longer one is cut (both halves are then long enough for
+    /// most rules still to match). Runs once per ~3.5 KiB of such a run,
+    /// over its last 4 KiB.
+    fn long_run_cut(&self, pending: &str, exact: &ExactSet, partial: Option<usize>) -> usize {
+        let mut cut = pending.floor_char_boundary(pending.len().saturating_sub(HOLD_TAIL));
+        let from = pending.floor_char_boundary(cut.saturating_sub(MAX_KEPT_WHOLE));
+        let window = &pending[from..];
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        if let Some(automaton) = &exact.automaton {
+            spans.extend(automaton.find_iter(window).map(|m| (m.start(), m.end())));
+        }
+        let triggered = self.triggered(window);
+        for (rule, _) in self.rules.iter().zip(triggered).filter(|(_, hit)| *hit) {
+            if rule.name == PRIVATE_KEY {
+                continue;
             }
+            if let Some(regex) = rule.regex() {
+                spans.extend(regex.find_iter(window).map(|m| (m.start(), m.end())));
+            }
+        }
+        let mut spans: Vec<(usize, usize)> = spans
+            .into_iter()
+            .map(|(start, end)| (from + start, from + end))
+            .collect();
+        if let Some(start) = partial {
+            spans.push((start, pending.len() + 1));
+        }
+        // Each move goes left, to the start of a span, so this ends; the
+        // moves chain when a span holds the start of another.
+        while let Some(start) = spans
+            .iter()
+            .filter(|&&(start, end)| start < cut && cut < end && end - start <= MAX_KEPT_WHOLE)
+            .map(|&(start, _)| start)
+            .min()
+        {
+            cut = start;
         }
         cut
     }
@@ -485,21 +536,25 @@ impl Redactor {
         })
     }
 
+    /// Which rules `text` holds a trigger word of: only those can match.
+    fn triggered(&self, text: &str) -> [bool; RULES.len()] {
+        let Some(triggers) = &self.triggers else {
+            // Without the trigger automaton every rule is tried.
+            return [true; RULES.len()];
+        };
+        let mut triggered = [false; RULES.len()];
+        for found in triggers.find_overlapping_iter(text) {
+            if let Some(rule) = self.trigger_rule.get(found.pattern().as_usize()) {
+                triggered[*rule] = true;
+            }
+        }
+        triggered
+    }
+
     /// Returns the text with every secret replaced by `[REDACTED:rule]`.
     pub fn redact(&self, text: &str) -> String {
         let mut out = self.known.current().replace(text);
-        let mut triggered = [false; RULES.len()];
-        match &self.triggers {
-            Some(triggers) => {
-                for found in triggers.find_overlapping_iter(&out) {
-                    if let Some(rule) = self.trigger_rule.get(found.pattern().as_usize()) {
-                        triggered[*rule] = true;
-                    }
-                }
-            }
-            // Without the trigger automaton every rule is tried.
-            None => triggered = [true; RULES.len()],
-        }
+        let triggered = self.triggered(&out);
         for (rule, _) in self.rules.iter().zip(triggered).filter(|(_, hit)| *hit) {
             let Some(regex) = rule.regex() else { continue };
             if !regex.is_match(&out) {
@@ -1271,6 +1326,39 @@ mod tests {
         assert_eq!(r.safe_cut("x late-sec"), 2);
         r.add_exact("tiny");
         assert_eq!(r.redact("a tiny word"), "a tiny word");
+    }
+
+    #[test]
+    fn secret_values_are_masked_when_key_lines_filled_the_budget() {
+        // Key lines of 4 KiB, distinct by their first characters, as many
+        // as the budget holds, and one more.
+        let line = |i: usize| format!("{i:08}{}", "Ab0+".repeat(1022));
+        let count = MAX_KEY_LINE_BYTES / line(0).len();
+        let block = |lines: std::ops::Range<usize>| {
+            let body: Vec<String> = lines.map(line).collect();
+            format!(
+                "-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n",
+                body.join("\n")
+            )
+        };
+        let r = Redactor::new([]);
+        r.learn_private_keys(&block(0..count));
+        assert_eq!(r.redact(&line(count - 1)), "[REDACTED:private-key]");
+        r.add_exact("learned-late-value");
+        assert_eq!(
+            r.redact("a learned-late-value"),
+            "a [REDACTED:secret-value]"
+        );
+        assert_eq!(
+            r.redact(&base64::Engine::encode(
+                &base64::engine::general_purpose::STANDARD,
+                "learned-late-value"
+            )),
+            "[REDACTED:secret-value]"
+        );
+        // Key lines stay bounded.
+        r.learn_private_keys(&block(count..count + 1));
+        assert_eq!(r.redact(&line(count)), line(count));
     }
 
     const KEY_LINES: [&str; 3] = [

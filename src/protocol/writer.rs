@@ -561,6 +561,117 @@ mod tests {
         assert_eq!(outputs, ["ok ", "ok 45%", "ok tok-"]);
     }
 
+    /// A writer into a sink, kept over many streams so that its rules are
+    /// compiled once, and how many of its lines were read.
+    struct Tap {
+        writer: EventWriter,
+        sink: Shared,
+        read: usize,
+    }
+
+    impl Tap {
+        fn new(secret: &str) -> Tap {
+            let sink = Shared::default();
+            let writer = EventWriter::new(
+                Box::new(sink.clone()),
+                OutputFormat::Json,
+                Redactor::new([secret.to_owned()]),
+                1,
+            );
+            Tap {
+                writer,
+                sink,
+                read: 0,
+            }
+        }
+
+        /// The data of each `exec-log` that `pieces` come out as, given
+        /// with `emit_now` (a partial line shown at once) or `emit`, then
+        /// another event.
+        fn stream(&mut self, pieces: &[&str], now: bool) -> Vec<String> {
+            for piece in pieces {
+                let event = Event::ExecLog {
+                    id: "c".into(),
+                    stream: OutputStream::Stdout,
+                    data: (*piece).into(),
+                };
+                match now {
+                    true => self.writer.emit_now(event),
+                    false => self.writer.emit(event),
+                };
+            }
+            self.writer.emit(Event::warning(ErrorCode::Internal, "end"));
+            let lines = lines_of(&self.sink);
+            let fresh = lines[self.read..]
+                .iter()
+                .filter(|event| event["type"] == "exec-log")
+                .map(|event| event["data"].as_str().unwrap().to_owned())
+                .collect();
+            self.read = lines.len();
+            fresh
+        }
+    }
+
+    fn pieces_of(text: &str, size: usize) -> Vec<&str> {
+        let mut pieces = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let (piece, tail) = rest.split_at(size.min(rest.len()));
+            pieces.push(piece);
+            rest = tail;
+        }
+        pieces
+    }
+
+    #[test]
+    fn a_secret_across_the_forced_cut_of_a_long_run_is_masked_at_every_offset() {
+        use base64::Engine;
+        const VALUE: &str = "Zq7Vx9Lk2Pw4Rt6Ym8Hn";
+        let encoded = base64::engine::general_purpose::STANDARD.encode(VALUE);
+        let secrets = [
+            VALUE,
+            encoded.as_str(),
+            "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+        ];
+        // Minified JSON: one run without white space, held whole for its
+        // URL until past 4 KiB, then cut wherever the 512-byte tail ends.
+        let head = "{\"url\":\"https://example.org/\",\"data\":\"";
+        let line = |at: usize, secret: &str, size: usize| {
+            let mut text = head.to_owned();
+            text.push_str(&",".repeat(at - head.len()));
+            text.push_str(secret);
+            text.push_str(&",".repeat(size.max(4096) + 400 - text.len()));
+            text.push_str("\"}\n");
+            text
+        };
+        // 8 KiB pieces shown at once (a command's partial line), and small
+        // ones held as needed (a model's deltas).
+        for (size, now) in [(8192, true), (61, false)] {
+            let mut tap = Tap::new(VALUE);
+            // Where the cut falls with nothing to mask.
+            let plain = tap.stream(&pieces_of(&line(100, "", size), size), now);
+            let cut = plain[0].len();
+            assert!(cut > 3000 && cut < 8192, "{cut}");
+            for secret in secrets {
+                for at in cut - secret.len()..=cut {
+                    let text = line(at, secret, size);
+                    let out = tap.stream(&pieces_of(&text, size), now);
+                    for data in &out {
+                        for start in 0..=secret.len() - 6 {
+                            let fragment = &secret[start..start + 6];
+                            assert!(
+                                !data.contains(fragment),
+                                "{fragment:?} of {secret} at {at} (cut {cut}, pieces of {size})"
+                            );
+                        }
+                    }
+                    let masked = tap.writer.redactor().redact(&text);
+                    assert_eq!(out.concat(), masked, "{secret} at {at}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn broken_pipe_is_not_a_crash() {
         let writer = EventWriter::new(Box::new(Broken), OutputFormat::Json, Redactor::new([]), 1);
