@@ -36,9 +36,10 @@ pub const MIN_ASSIGNED_SECRET_LEN: usize = 8;
 /// Private key body lines shorter than this are not learned: the short
 /// last line of a block (`AQAB`, `Zg==`) is common in ordinary base64.
 pub const MIN_KEY_LINE_LEN: usize = 16;
-/// The exact set stops growing at this many bytes of patterns (values,
-/// their encodings, key lines): about 16,000 key lines.
-pub const MAX_KNOWN_BYTES: usize = 1024 * 1024;
+/// Key lines stop being learned at this many bytes: about 16,000 lines.
+/// Secret values and their encodings are not counted: however many key
+/// lines a work dir holds, a value learned later is masked.
+pub const MAX_KEY_LINE_BYTES: usize = 1024 * 1024;
 
 /// The start-up scan for private keys: files visited, size of a file read,
 /// bytes read in all, and time, whichever ends first.
@@ -58,10 +59,33 @@ pub const MAX_HELD_WORD: usize = 4 * 1024;
 pub const HOLD_TAIL: usize = 512;
 /// An unterminated private key block is held up to this size.
 pub const MAX_HELD_KEY_BLOCK: usize = 64 * 1024;
+/// A secret across the forced cut of a long run moves the cut to its
+/// start when it is at most this long, so the held part stays within
+/// [`MAX_HELD_WORD`]; no token or key line comes near it.
+const MAX_KEPT_WHOLE: usize = MAX_HELD_WORD - HOLD_TAIL;
+const BEGIN: &str = "-----BEGIN";
+const END: &str = "-----END";
 
 const KEY_BLOCK: &str = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)";
 const PRIVATE_KEY: &str = "private-key";
-const SECRET_VALUE: &str = "secret-value";
+
+/// What an exact pattern is, for its mask and its budget.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Exact {
+    /// A secret value or one of its encoded forms: always kept.
+    SecretValue,
+    /// A body line of a private key seen: kept up to [`MAX_KEY_LINE_BYTES`].
+    KeyLine,
+}
+
+impl Exact {
+    fn rule(self) -> &'static str {
+        match self {
+            Exact::SecretValue => "secret-value",
+            Exact::KeyLine => PRIVATE_KEY,
+        }
+    }
+}
 
 /// What a rule's value must look like before it is masked.
 #[derive(Clone, Copy)]
@@ -367,7 +391,7 @@ impl Redactor {
     /// back: the last word, a `password = ` waiting for its value, an open
     /// private key block, the beginning of a known secret value.
     pub fn safe_cut(&self, pending: &str) -> usize {
-        self.cut(pending, false)
+        self.cut(pending, &mut Marks::default(), false)
     }
 
     /// For a piece that must be shown now (a partial line that paused, a
@@ -379,25 +403,18 @@ impl Redactor {
     /// At most [`MAX_HELD_WORD`] bytes are held ([`MAX_HELD_KEY_BLOCK`]
     /// for an open private key block).
     pub fn forced_cut(&self, pending: &str) -> usize {
-        self.cut(pending, true)
+        self.cut(pending, &mut Marks::default(), true)
     }
 
-    fn cut(&self, pending: &str, forced: bool) -> usize {
-        if let Some(begin) = pending.rfind("-----BEGIN")
-            && !pending[begin..].contains("-----END")
-        {
+    fn cut(&self, pending: &str, marks: &mut Marks, forced: bool) -> usize {
+        if let Some(begin) = marks.open_key_block(pending) {
             return if pending.len() - begin > MAX_HELD_KEY_BLOCK {
                 pending.len()
             } else {
                 begin
             };
         }
-        let word = pending
-            .char_indices()
-            .rev()
-            .find(|(_, c)| c.is_whitespace())
-            .map(|(index, c)| index + c.len_utf8())
-            .unwrap_or(0);
+        let word = marks.last_word(pending);
         let mut cut = if forced {
             self.secret_start(&pending[word..])
                 .map_or(pending.len(), |start| word + start)
@@ -412,14 +429,69 @@ impl Redactor {
         {
             cut = found.start();
         }
-        if let Some(start) = self.known.current().prefix_start(pending) {
+        let exact = self.known.current();
+        let partial = exact.prefix_start(pending);
+        if let Some(start) = partial {
             cut = cut.min(start);
         }
         if pending.len() - cut > MAX_HELD_WORD {
-            cut = pending.len() - HOLD_TAIL;
-            while !pending.is_char_boundary(cut) {
-                cut -= 1;
+            cut = self.long_run_cut(pending, &exact, partial);
+        } else if let Some((begin, end)) = marks.closed
+            && begin < cut
+            && cut < end
+        {
+            // Cut before the last word of its end line, the block would
+            // be masked to the end of the piece and that word shown after.
+            cut = end;
+        }
+        cut
+    }
+
+    /// Where to cut text held past [`MAX_HELD_WORD`] (a minified line
+    /// whose URL holds the whole run): [`HOLD_TAIL`] bytes before its end,
+    /// or earlier, at the start of a secret that a cut there would split
+    /// in two halves no rule knows. The secrets looked for are those
+    /// [`redact`](Self::redact) masks, but private key blocks (held on
+    /// their own): exact values and their forms, key lines, token shapes
+    /// and assignments, and an exact value still arriving (`partial`). A
+    /// key block cannot be cut here: its end line holds a space.
+    /// One at most [`MAX_KEPT_WHOLE`] long goes out whole in a later
+    /// piece; a longer one is cut (both halves are then long enough for
+    /// most rules still to match). Runs once per ~3.5 KiB of such a run,
+    /// over its last 4 KiB.
+    fn long_run_cut(&self, pending: &str, exact: &ExactSet, partial: Option<usize>) -> usize {
+        let mut cut = pending.floor_char_boundary(pending.len().saturating_sub(HOLD_TAIL));
+        let from = pending.floor_char_boundary(cut.saturating_sub(MAX_KEPT_WHOLE));
+        let window = &pending[from..];
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        if let Some(automaton) = &exact.automaton {
+            spans.extend(automaton.find_iter(window).map(|m| (m.start(), m.end())));
+        }
+        let triggered = self.triggered(window);
+        for (rule, _) in self.rules.iter().zip(triggered).filter(|(_, hit)| *hit) {
+            if rule.name == PRIVATE_KEY {
+                continue;
             }
+            if let Some(regex) = rule.regex() {
+                spans.extend(regex.find_iter(window).map(|m| (m.start(), m.end())));
+            }
+        }
+        let mut spans: Vec<(usize, usize)> = spans
+            .into_iter()
+            .map(|(start, end)| (from + start, from + end))
+            .collect();
+        if let Some(start) = partial {
+            spans.push((start, pending.len() + 1));
+        }
+        // Each move goes left, to the start of a span, so this ends; the
+        // moves chain when a span holds the start of another.
+        while let Some(start) = spans
+            .iter()
+            .filter(|&&(start, end)| start < cut && cut < end && end - start <= MAX_KEPT_WHOLE)
+            .map(|&(start, _)| start)
+            .min()
+        {
+            cut = start;
         }
         cut
     }
@@ -467,21 +539,25 @@ impl Redactor {
         })
     }
 
+    /// Which rules `text` holds a trigger word of: only those can match.
+    fn triggered(&self, text: &str) -> [bool; RULES.len()] {
+        let Some(triggers) = &self.triggers else {
+            // Without the trigger automaton every rule is tried.
+            return [true; RULES.len()];
+        };
+        let mut triggered = [false; RULES.len()];
+        for found in triggers.find_overlapping_iter(text) {
+            if let Some(rule) = self.trigger_rule.get(found.pattern().as_usize()) {
+                triggered[*rule] = true;
+            }
+        }
+        triggered
+    }
+
     /// Returns the text with every secret replaced by `[REDACTED:rule]`.
     pub fn redact(&self, text: &str) -> String {
         let mut out = self.known.current().replace(text);
-        let mut triggered = [false; RULES.len()];
-        match &self.triggers {
-            Some(triggers) => {
-                for found in triggers.find_overlapping_iter(&out) {
-                    if let Some(rule) = self.trigger_rule.get(found.pattern().as_usize()) {
-                        triggered[*rule] = true;
-                    }
-                }
-            }
-            // Without the trigger automaton every rule is tried.
-            None => triggered = [true; RULES.len()],
-        }
+        let triggered = self.triggered(&out);
         for (rule, _) in self.rules.iter().zip(triggered).filter(|(_, hit)| *hit) {
             let Some(regex) = rule.regex() else { continue };
             if !regex.is_match(&out) {
@@ -530,6 +606,241 @@ impl Redactor {
             }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
         }
+    }
+}
+
+/// Streamed text the writer holds back, with what is known of it so far,
+/// so that each piece is scanned once, however long the held text grows
+/// (an open private key block, up to [`MAX_HELD_KEY_BLOCK`]): rescanning
+/// it all on every delta would cost the square of its length.
+#[derive(Default)]
+pub struct HeldText {
+    text: String,
+    marks: Marks,
+}
+
+impl HeldText {
+    pub fn push(&mut self, piece: &str) {
+        self.text.push_str(piece);
+    }
+
+    /// What can be written now, as [`Redactor::safe_cut`] says; the rest
+    /// stays held. Empty when all of it waits.
+    pub fn take_safe(&mut self, redactor: &Redactor) -> String {
+        let cut = redactor.cut(&self.text, &mut self.marks, false);
+        self.take(cut)
+    }
+
+    /// What can be written now, as [`Redactor::forced_cut`] says.
+    pub fn take_forced(&mut self, redactor: &Redactor) -> String {
+        let cut = redactor.cut(&self.text, &mut self.marks, true);
+        self.take(cut)
+    }
+
+    /// All of it: the stream ended, or another event comes between.
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
+    fn take(&mut self, cut: usize) -> String {
+        if cut == 0 {
+            return String::new();
+        }
+        let rest = self.text.split_off(cut);
+        self.marks.drop_front(cut);
+        std::mem::replace(&mut self.text, rest)
+    }
+}
+
+/// Positions in a held text, so that a new piece is read once: how far it
+/// was searched for `-----BEGIN`, the key block open in it, where its last
+/// word starts.
+#[derive(Default)]
+struct Marks {
+    /// `text[..begins_read]` holds no `-----BEGIN` of an open block.
+    begins_read: usize,
+    block: Option<OpenBlock>,
+    /// The last private key block closed in the text: a cut must not fall
+    /// in it (before `KEY-----`, the last word of its end line).
+    closed: Option<(usize, usize)>,
+    /// Where the last word of `text[..words_read]` starts.
+    word: usize,
+    words_read: usize,
+}
+
+/// A `-----BEGIN` whose header is, or may still become, that of a private
+/// key, and whose end line has not come whole.
+#[derive(Clone, Copy)]
+struct OpenBlock {
+    begin: usize,
+    part: BlockPart,
+}
+
+/// Where the reading of an open block is; each `read` is how far it got.
+#[derive(Clone, Copy)]
+enum BlockPart {
+    /// The label after `-----BEGIN`.
+    Header { read: usize },
+    /// The body, searched for `-----END`.
+    Body { read: usize },
+    /// The label after the `-----END` at `end`.
+    Footer { end: usize, read: usize },
+}
+
+/// What the label after a `-----BEGIN` or `-----END` is, as far as it has
+/// come.
+enum Label {
+    /// A private key's, complete with its closing dashes, ending here.
+    Key(usize),
+    /// May still become one (`-----BEGIN RSA PRIV`).
+    Open,
+    /// Cannot: a certificate, a public key, prose.
+    Other,
+}
+
+impl Marks {
+    /// Where a private key block that is not closed yet begins in `text`:
+    /// from its `-----BEGIN` while the header may still be a private key
+    /// header (`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`), until its
+    /// end line (`-----END ... PRIVATE KEY-----`) has come whole, as
+    /// [`KEY_BLOCK`] wants. Reads only what it has not read before.
+    fn open_key_block(&mut self, text: &str) -> Option<usize> {
+        loop {
+            let Some(OpenBlock { begin, part }) = self.block else {
+                // A marker split between two pieces is found whole.
+                let from =
+                    text.floor_char_boundary(self.begins_read.saturating_sub(BEGIN.len() - 1));
+                let Some(at) = text[from..].find(BEGIN) else {
+                    self.begins_read = text.len();
+                    return None;
+                };
+                self.block = Some(OpenBlock {
+                    begin: from + at,
+                    part: BlockPart::Header {
+                        read: from + at + BEGIN.len(),
+                    },
+                });
+                continue;
+            };
+            let (part, open) = match part {
+                BlockPart::Header { mut read } => {
+                    match key_label(text, begin + BEGIN.len(), &mut read) {
+                        Label::Key(end) => (BlockPart::Body { read: end }, false),
+                        Label::Open => (BlockPart::Header { read }, true),
+                        Label::Other => {
+                            self.begins_read = begin + BEGIN.len();
+                            self.block = None;
+                            continue;
+                        }
+                    }
+                }
+                BlockPart::Body { read } => {
+                    let from = text.floor_char_boundary(read.saturating_sub(END.len() - 1));
+                    match text[from..].find(END) {
+                        Some(at) => {
+                            let end = from + at;
+                            let read = end + END.len();
+                            (BlockPart::Footer { end, read }, false)
+                        }
+                        None => (BlockPart::Body { read: text.len() }, true),
+                    }
+                }
+                BlockPart::Footer { end, mut read } => {
+                    match key_label(text, end + END.len(), &mut read) {
+                        Label::Key(after) => {
+                            self.begins_read = after;
+                            self.closed = Some((begin, after));
+                            self.block = None;
+                            continue;
+                        }
+                        Label::Open => (BlockPart::Footer { end, read }, true),
+                        // `-----END CERTIFICATE-----` inside: read on.
+                        Label::Other => (
+                            BlockPart::Body {
+                                read: end + END.len(),
+                            },
+                            false,
+                        ),
+                    }
+                }
+            };
+            self.block = Some(OpenBlock { begin, part });
+            if open {
+                return Some(begin);
+            }
+        }
+    }
+
+    /// Where the last word of `text` starts: after its last white space.
+    fn last_word(&mut self, text: &str) -> usize {
+        if let Some((at, c)) = text[self.words_read..]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+        {
+            self.word = self.words_read + at + c.len_utf8();
+        }
+        self.words_read = text.len();
+        self.word
+    }
+
+    /// `text[..cut]` was written.
+    fn drop_front(&mut self, cut: usize) {
+        self.word = self.word.saturating_sub(cut);
+        self.words_read = self.words_read.saturating_sub(cut);
+        self.begins_read = self.begins_read.saturating_sub(cut);
+        self.closed = self
+            .closed
+            .filter(|&(_, end)| end > cut)
+            .map(|(begin, end)| (begin.saturating_sub(cut), end - cut));
+        self.block = match self.block {
+            Some(OpenBlock { begin, part }) if begin >= cut => Some(OpenBlock {
+                begin: begin - cut,
+                part: match part {
+                    BlockPart::Header { read } => BlockPart::Header { read: read - cut },
+                    BlockPart::Body { read } => BlockPart::Body { read: read - cut },
+                    BlockPart::Footer { end, read } => BlockPart::Footer {
+                        end: end - cut,
+                        read: read - cut,
+                    },
+                },
+            }),
+            // Let through for its size: what is left is read afresh, and
+            // the `-----BEGIN` is gone from it.
+            Some(_) => {
+                self.begins_read = 0;
+                None
+            }
+            None => None,
+        };
+    }
+}
+
+/// Reads the label that starts at `start` (after `-----BEGIN` or
+/// `-----END`) on from `read`: `[A-Z0-9 ]*`, any of which may still turn
+/// into a private key's, then `-----` after a label that ends with
+/// `PRIVATE KEY` or `PRIVATE KEY BLOCK`.
+fn key_label(text: &str, start: usize, read: &mut usize) -> Label {
+    let bytes = text.as_bytes();
+    let label_end = bytes[*read..]
+        .iter()
+        .position(|&b| !(b.is_ascii_uppercase() || b.is_ascii_digit() || b == b' '))
+        .map_or(bytes.len(), |at| *read + at);
+    *read = label_end;
+    if label_end == bytes.len() {
+        return Label::Open;
+    }
+    let label = &text[start..label_end];
+    let dashes = &bytes[label_end..];
+    let seen = dashes.len().min(5);
+    if !(label.ends_with("PRIVATE KEY") || label.ends_with("PRIVATE KEY BLOCK"))
+        || dashes[..seen] != b"-----"[..seen]
+    {
+        return Label::Other;
+    }
+    match seen {
+        5 => Label::Key(label_end + 5),
+        _ => Label::Open,
     }
 }
 
@@ -730,14 +1041,14 @@ fn is_name(value: &str) -> bool {
 }
 
 /// A value and the forms it takes in output, each with its label.
-fn value_forms(value: &str) -> Vec<(String, &'static str)> {
+fn value_forms(value: &str) -> Vec<(String, Exact)> {
     if value.len() < MIN_EXACT_SECRET_LEN {
         return Vec::new();
     }
     encoded_forms(value)
         .into_iter()
         .filter(|form| form.len() >= MIN_EXACT_SECRET_LEN)
-        .map(|form| (form, SECRET_VALUE))
+        .map(|form| (form, Exact::SecretValue))
         .collect()
 }
 
@@ -881,21 +1192,25 @@ impl Known {
         self.scan.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn add(&self, forms: impl IntoIterator<Item = (String, &'static str)>) {
+    /// Adds patterns to the set. Key lines past [`MAX_KEY_LINE_BYTES`] are
+    /// dropped; secret values never are: a work dir full of keys must not
+    /// leave a value learned later (`add_exact`) unmasked.
+    fn add(&self, forms: impl IntoIterator<Item = (String, Exact)>) {
         let _adding = self.adding.lock().unwrap_or_else(PoisonError::into_inner);
         let current = self.current();
-        let mut room = MAX_KNOWN_BYTES.saturating_sub(current.bytes);
+        let mut key_room = MAX_KEY_LINE_BYTES.saturating_sub(current.key_line_bytes);
         let mut fresh = Vec::new();
         let mut seen = HashSet::new();
-        for (form, label) in forms {
+        for (form, kind) in forms {
             if current.contains(&form) || !seen.insert(form.clone()) {
                 continue;
             }
-            if form.len() > room {
-                break;
+            match kind {
+                Exact::SecretValue => {}
+                Exact::KeyLine if form.len() > key_room => continue,
+                Exact::KeyLine => key_room -= form.len(),
             }
-            room -= form.len();
-            fresh.push((form, label));
+            fresh.push((form, kind));
         }
         if fresh.is_empty() {
             return;
@@ -907,7 +1222,7 @@ impl Known {
     fn learn_key_blocks(&self, text: &str) {
         let lines = key_lines(text);
         if !lines.is_empty() {
-            self.add(lines.into_iter().map(|line| (line, PRIVATE_KEY)));
+            self.add(lines.into_iter().map(|line| (line, Exact::KeyLine)));
         }
     }
 
@@ -931,7 +1246,7 @@ impl Known {
     fn scan_dir(&self, root: &Path, deadline: Instant) {
         let mut found = Vec::new();
         self.scan_into(root, deadline, &mut found);
-        self.add(found.into_iter().map(|line| (line, PRIVATE_KEY)));
+        self.add(found.into_iter().map(|line| (line, Exact::KeyLine)));
     }
 
     fn scan_into(&self, root: &Path, deadline: Instant, found: &mut Vec<String>) {
@@ -980,7 +1295,7 @@ impl Known {
                 {
                     found.extend(key_lines(&String::from_utf8_lossy(&content)));
                     if found.iter().map(String::len).sum::<usize>() > BATCH_BYTES {
-                        self.add(found.drain(..).map(|line| (line, PRIVATE_KEY)));
+                        self.add(found.drain(..).map(|line| (line, Exact::KeyLine)));
                     }
                 }
             }
@@ -998,13 +1313,14 @@ impl Known {
 /// sorted copy for finding the start of one at the end of a text.
 #[derive(Default)]
 struct ExactSet {
-    patterns: Vec<(String, &'static str)>,
+    patterns: Vec<(String, Exact)>,
     automaton: Option<AhoCorasick>,
     sorted: Vec<String>,
     /// First bytes of the patterns: most positions are ruled out by this.
     starts: Vec<bool>,
     longest: usize,
-    bytes: usize,
+    /// Bytes of the key lines, counted against [`MAX_KEY_LINE_BYTES`].
+    key_line_bytes: usize,
 }
 
 impl ExactSet {
@@ -1014,7 +1330,7 @@ impl ExactSet {
             .is_ok()
     }
 
-    fn with(&self, fresh: Vec<(String, &'static str)>) -> ExactSet {
+    fn with(&self, fresh: Vec<(String, Exact)>) -> ExactSet {
         let mut patterns = self.patterns.clone();
         patterns.extend(fresh);
         // Leftmost-longest: a value inside a longer one is masked as the
@@ -1034,7 +1350,11 @@ impl ExactSet {
         }
         ExactSet {
             longest: sorted.iter().map(String::len).max().unwrap_or(0),
-            bytes: sorted.iter().map(String::len).sum(),
+            key_line_bytes: patterns
+                .iter()
+                .filter(|(_, kind)| *kind == Exact::KeyLine)
+                .map(|(pattern, _)| pattern.len())
+                .sum(),
             patterns,
             automaton,
             sorted,
@@ -1048,12 +1368,12 @@ impl ExactSet {
         };
         let mut out = String::with_capacity(text.len());
         automaton.replace_all_with(text, &mut out, |found, _, out| {
-            let label = self
+            let kind = self
                 .patterns
                 .get(found.pattern().as_usize())
-                .map_or(SECRET_VALUE, |(_, label)| label);
+                .map_or(Exact::SecretValue, |(_, kind)| *kind);
             out.push_str("[REDACTED:");
-            out.push_str(label);
+            out.push_str(kind.rule());
             out.push(']');
             true
         });
@@ -1196,6 +1516,92 @@ mod tests {
     }
 
     #[test]
+    fn only_a_private_key_header_holds_a_block() {
+        const ALL: usize = usize::MAX;
+        let r = redactor();
+        let cases = [
+            ("x\n-----BEGIN RSA PRIV", 2),
+            ("x\n-----BEGIN PGP PRIVATE KEY BLOCK---", 2),
+            ("x\n-----BEGIN PRIVATE KEY-----\nMIIE\n", 2),
+            ("x\n-----BEGIN CERTIFICATE-----\nMIIC\n", ALL),
+            ("x\n-----BEGIN CERTIFICATE", 2),
+            ("x\n-----BEGIN RSA PUBLIC KEY-----\nMIIB\n", ALL),
+            ("starts with -----BEGIN and a label\n", ALL),
+            (
+                "x\n-----BEGIN PRIVATE KEY-----\nMIIE\n-----END CERTIFICATE-----\n",
+                2,
+            ),
+            (
+                "x\n-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE K",
+                2,
+            ),
+            // Closed: out whole, its end line with it.
+            (
+                "x\n-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----",
+                ALL,
+            ),
+        ];
+        for (pending, cut) in cases {
+            assert_eq!(r.safe_cut(pending), cut.min(pending.len()), "{pending:?}");
+        }
+    }
+
+    /// Pieces a stream is made of, for the property below: key block
+    /// markers whole and in parts, words, secrets, long runs.
+    const FRAGMENTS: &[&str] = &[
+        "-----BEGIN RSA PRIVATE KEY-----\n",
+        "-----BEGIN CERTIFICATE-----\n",
+        "-----BEGIN",
+        " PRIVATE",
+        " KEY-----",
+        "-----END RSA PRIVATE KEY-----\n",
+        "-----END CERTIFICATE-----\n",
+        "-----END",
+        "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n",
+        "word ",
+        "\n",
+        "é€ ",
+        "https://x.org/",
+        "proxy-token-1234567890",
+        "password = ",
+        "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+        ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,",
+    ];
+
+    proptest::proptest! {
+        /// What the writer's held text lets out, reading each piece once,
+        /// is what a fresh read of all that is held would let out.
+        #[test]
+        fn held_text_cuts_as_a_fresh_read_does(
+            parts in proptest::collection::vec(proptest::sample::select(FRAGMENTS), 1..120),
+            sizes in proptest::collection::vec(1usize..700, 1..20),
+            forced: bool,
+        ) {
+            let text = parts.concat();
+            let r = redactor();
+            let mut held = HeldText::default();
+            let mut pending = String::new();
+            let mut at = 0;
+            for size in sizes.iter().cycle() {
+                if at == text.len() {
+                    break;
+                }
+                let end = text.ceil_char_boundary((at + size).min(text.len()));
+                held.push(&text[at..end]);
+                pending.push_str(&text[at..end]);
+                at = end;
+                let (cut, out) = match forced {
+                    true => (r.forced_cut(&pending), held.take_forced(&r)),
+                    false => (r.safe_cut(&pending), held.take_safe(&r)),
+                };
+                proptest::prop_assert_eq!(out.as_str(), &pending[..cut]);
+                pending.drain(..cut);
+            }
+            proptest::prop_assert_eq!(held.into_text(), pending);
+        }
+    }
+
+    #[test]
     fn masks_encoded_forms_of_exact_values() {
         use base64::Engine;
         use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -1244,6 +1650,39 @@ mod tests {
         assert_eq!(r.safe_cut("x late-sec"), 2);
         r.add_exact("tiny");
         assert_eq!(r.redact("a tiny word"), "a tiny word");
+    }
+
+    #[test]
+    fn secret_values_are_masked_when_key_lines_filled_the_budget() {
+        // Key lines of 4 KiB, distinct by their first characters, as many
+        // as the budget holds, and one more.
+        let line = |i: usize| format!("{i:08}{}", "Ab0+".repeat(1022));
+        let count = MAX_KEY_LINE_BYTES / line(0).len();
+        let block = |lines: std::ops::Range<usize>| {
+            let body: Vec<String> = lines.map(line).collect();
+            format!(
+                "-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n",
+                body.join("\n")
+            )
+        };
+        let r = Redactor::new([]);
+        r.learn_private_keys(&block(0..count));
+        assert_eq!(r.redact(&line(count - 1)), "[REDACTED:private-key]");
+        r.add_exact("learned-late-value");
+        assert_eq!(
+            r.redact("a learned-late-value"),
+            "a [REDACTED:secret-value]"
+        );
+        assert_eq!(
+            r.redact(&base64::Engine::encode(
+                &base64::engine::general_purpose::STANDARD,
+                "learned-late-value"
+            )),
+            "[REDACTED:secret-value]"
+        );
+        // Key lines stay bounded.
+        r.learn_private_keys(&block(count..count + 1));
+        assert_eq!(r.redact(&line(count)), line(count));
     }
 
     const KEY_LINES: [&str; 3] = [

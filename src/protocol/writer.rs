@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use serde_json::{Map, Value};
 
 use super::events::{Event, OutputStream};
-use super::redact::Redactor;
+use super::redact::{HeldText, Redactor};
 use super::text::TextRenderer;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +39,7 @@ struct Inner {
     journal_failed: bool,
     /// Streamed text not written yet because it may be the start of a
     /// secret that the next piece completes (see [`Redactor::safe_cut`]).
-    held: Vec<(StreamKey, String)>,
+    held: Vec<(StreamKey, HeldText)>,
 }
 
 #[derive(Clone, Copy)]
@@ -228,26 +228,25 @@ impl EventWriter {
                 let position = match inner.held.iter().position(|(held, _)| *held == key) {
                     Some(position) => position,
                     None => {
-                        inner.held.push((key, String::new()));
+                        inner.held.push((key, HeldText::default()));
                         inner.held.len() - 1
                     }
                 };
-                let pending = &mut inner.held[position].1;
-                pending.push_str(text);
-                let cut = match hold {
-                    Hold::AsNeeded => self.redactor.safe_cut(pending),
-                    Hold::Never => self.redactor.forced_cut(pending),
+                let held = &mut inner.held[position].1;
+                held.push(text);
+                let ready = match hold {
+                    Hold::AsNeeded => held.take_safe(&self.redactor),
+                    Hold::Never => held.take_forced(&self.redactor),
                 };
-                if cut > 0 {
-                    let rest = pending.split_off(cut);
-                    let ready = std::mem::replace(pending, rest);
+                if !ready.is_empty() {
                     let event = inner.held[position].0.event(ready);
                     self.write_event(&mut inner, &event);
                 }
             }
             None => {
                 if !matches!(event, Event::CommandAck { .. }) {
-                    for (key, text) in std::mem::take(&mut inner.held) {
+                    for (key, held) in std::mem::take(&mut inner.held) {
+                        let text = held.into_text();
                         if !text.is_empty() {
                             self.write_event(&mut inner, &key.event(text));
                         }
@@ -559,6 +558,196 @@ mod tests {
             .map(|event| event["output"].clone())
             .collect();
         assert_eq!(outputs, ["ok ", "ok 45%", "ok tok-"]);
+    }
+
+    /// A writer into a sink, kept over many streams so that its rules are
+    /// compiled once, and how many of its lines were read.
+    struct Tap {
+        writer: EventWriter,
+        sink: Shared,
+        read: usize,
+    }
+
+    impl Tap {
+        fn new(secret: &str) -> Tap {
+            let sink = Shared::default();
+            let writer = EventWriter::new(
+                Box::new(sink.clone()),
+                OutputFormat::Json,
+                Redactor::new([secret.to_owned()]),
+                1,
+            );
+            Tap {
+                writer,
+                sink,
+                read: 0,
+            }
+        }
+
+        /// The data of each `exec-log` that `pieces` come out as, given
+        /// with `emit_now` (a partial line shown at once) or `emit`, then
+        /// another event.
+        fn stream(&mut self, pieces: &[&str], now: bool) -> Vec<String> {
+            for piece in pieces {
+                let event = Event::ExecLog {
+                    id: "c".into(),
+                    stream: OutputStream::Stdout,
+                    data: (*piece).into(),
+                };
+                match now {
+                    true => self.writer.emit_now(event),
+                    false => self.writer.emit(event),
+                };
+            }
+            self.writer.emit(Event::warning(ErrorCode::Internal, "end"));
+            let lines = lines_of(&self.sink);
+            let fresh = lines[self.read..]
+                .iter()
+                .filter(|event| event["type"] == "exec-log")
+                .map(|event| event["data"].as_str().unwrap().to_owned())
+                .collect();
+            self.read = lines.len();
+            fresh
+        }
+    }
+
+    fn pieces_of(text: &str, size: usize) -> Vec<&str> {
+        let mut pieces = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let (piece, tail) = rest.split_at(size.min(rest.len()));
+            pieces.push(piece);
+            rest = tail;
+        }
+        pieces
+    }
+
+    #[test]
+    fn a_secret_across_the_forced_cut_of_a_long_run_is_masked_at_every_offset() {
+        use base64::Engine;
+        const VALUE: &str = "Zq7Vx9Lk2Pw4Rt6Ym8Hn";
+        let encoded = base64::engine::general_purpose::STANDARD.encode(VALUE);
+        // A key in a JSON file: its newlines escaped, no white space.
+        let key = format!(
+            "-----BEGIN PRIVATE KEY-----\\n{}\\n-----END PRIVATE KEY-----\\n",
+            [
+                "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7",
+                "u1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0"
+            ]
+            .join("\\n")
+        );
+        let secrets = [
+            VALUE,
+            encoded.as_str(),
+            "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+            key.as_str(),
+        ];
+        // Minified JSON: one run without white space, held whole for its
+        // URL until past 4 KiB, then cut wherever the 512-byte tail ends.
+        let head = "{\"url\":\"https://example.org/\",\"data\":\"";
+        let line = |at: usize, secret: &str, size: usize| {
+            let mut text = head.to_owned();
+            text.push_str(&",".repeat(at - head.len()));
+            text.push_str(secret);
+            text.push_str(&",".repeat(size.max(4096) + 400 - text.len()));
+            text.push_str("\"}\n");
+            text
+        };
+        // 8 KiB pieces shown at once (a command's partial line), and small
+        // ones held as needed (a model's deltas).
+        for (size, now) in [(8192, true), (61, false)] {
+            let mut tap = Tap::new(VALUE);
+            // Where the cut falls with nothing to mask.
+            let plain = tap.stream(&pieces_of(&line(100, "", size), size), now);
+            let cut = plain[0].len();
+            assert!(cut > 3000 && cut < 8192, "{cut}");
+            for secret in secrets {
+                // Every offset; the key's every few.
+                let step = 1 + secret.len() / 64 * 8;
+                for at in (cut - secret.len()..=cut).step_by(step) {
+                    let text = line(at, secret, size);
+                    let out = tap.stream(&pieces_of(&text, size), now);
+                    for data in &out {
+                        for start in 0..=secret.len() - 6 {
+                            let fragment = &secret[start..start + 6];
+                            assert!(
+                                !data.contains(fragment),
+                                "{fragment:?} of {secret} at {at} (cut {cut}, pieces of {size})"
+                            );
+                        }
+                    }
+                    let masked = tap.writer.redactor().redact(&text);
+                    assert_eq!(out.concat(), masked, "{secret} at {at}");
+                }
+            }
+        }
+    }
+
+    /// How many bytes of a stream fed in `size` pieces are still held after
+    /// each piece, and what came out in all.
+    fn held_after_each(text: &str, size: usize) -> (Vec<usize>, String) {
+        let sink = Shared::default();
+        let writer = EventWriter::new(
+            Box::new(sink.clone()),
+            OutputFormat::Json,
+            Redactor::new([]),
+            1,
+        );
+        let mut fed = 0;
+        let mut held = Vec::new();
+        for piece in pieces_of(text, size) {
+            fed += piece.len();
+            writer.emit(Event::TextDelta {
+                delta: piece.into(),
+                iteration: 1,
+            });
+            let out: usize = lines_of(&sink)
+                .iter()
+                .map(|event| event["delta"].as_str().unwrap().len())
+                .sum();
+            held.push(fed - out);
+        }
+        writer.emit(Event::warning(ErrorCode::Internal, "end"));
+        let out = lines_of(&sink)
+            .iter()
+            .filter(|event| event["type"] == "text-delta")
+            .map(|event| event["delta"].as_str().unwrap().to_owned())
+            .collect();
+        (held, out)
+    }
+
+    #[test]
+    fn only_a_private_key_header_holds_the_stream() {
+        let body: String = (0..20)
+            .map(|i| format!("MIIC{i:02}{}\n", "Ab0+".repeat(14)))
+            .collect();
+        // Not a private key: out as soon as the header cannot become one,
+        // so no more than the last word and a piece is ever held.
+        for text in [
+            format!("-----BEGIN CERTIFICATE-----\n{body}-----END CERTIFICATE-----\n"),
+            format!(
+                "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n{body}-----END PGP PUBLIC KEY BLOCK-----\n"
+            ),
+            format!("A PEM file starts with -----BEGIN and a label.\n{body}"),
+            format!("-----BEGIN RSA PUBLIC KEY-----\n{body}"),
+        ] {
+            let (held, out) = held_after_each(&text, 5);
+            assert!(held.iter().all(|&h| h <= 64 + 5), "{held:?}\n{text}");
+            assert_eq!(out, text);
+        }
+        // A private key, however its header is cut, is held to its end.
+        let key =
+            format!("x\n-----BEGIN RSA PRIVATE KEY-----\n{body}-----END RSA PRIVATE KEY-----\ny\n");
+        for size in [1, 5, 64] {
+            let (held, out) = held_after_each(&key, size);
+            assert_eq!(out, "x\n[REDACTED:private-key]\ny\n", "pieces of {size}");
+            let end = key.find("-----END").unwrap();
+            let at_end = held[end / size];
+            assert!(at_end >= end - 2, "pieces of {size}: {held:?}");
+        }
+        let pgp = format!("-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n{body}");
+        let (held, _) = held_after_each(&pgp, 5);
+        assert_eq!(held.last(), Some(&pgp.len()));
     }
 
     #[test]

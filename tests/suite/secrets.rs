@@ -207,6 +207,44 @@ fn a_secret_cut_by_a_forced_flush_is_still_masked() {
     );
 }
 
+#[test]
+fn a_secret_across_the_cut_of_a_long_minified_line_is_masked() {
+    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    // One minified JSON line: its URL holds the whole run, so past 4 KiB
+    // it is cut 512 bytes before the end of each 8 KiB piece, at 8192k -
+    // 512. A secret sits across each of those cuts, at a different offset.
+    let mut line = String::from("{\"url\":\"https://example.org/\",\"blob\":\"");
+    let mut expected = line.clone();
+    for k in 1..=24 {
+        let (secret, masked) = match k % 2 {
+            0 => (TOKEN, "[REDACTED:secret-value]"),
+            _ => (GITHUB_TOKEN, "[REDACTED:github-token]"),
+        };
+        let cut = k * 8192 - 512;
+        let start = cut - 1 - (k * 5) % (secret.len() - 1);
+        let pad = ",".repeat(start - line.len());
+        line.push_str(&pad);
+        line.push_str(secret);
+        expected.push_str(&pad);
+        expected.push_str(masked);
+    }
+    line.push_str("\"}\n");
+    expected.push_str("\"}\n");
+    std::fs::write(env.work.join("min.json"), &line).unwrap();
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [
+            {"name": "exec", "id": "min", "args": {"command": "cat min.json"}}
+        ]},
+        {"text": "done"}
+    ]}));
+    let run = env.run_script(&script, "print", &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_no_fragment(&run.lines, &[GITHUB_TOKEN], 6);
+    // Ten: `session` alone is in every `session-start`.
+    assert_no_fragment(&run.lines, &[TOKEN], 10);
+    assert_eq!(joined_exec_log(&run, "min"), expected);
+}
+
 /// Body lines of a made-up RSA key: 64 base64 characters each.
 fn fake_key_lines() -> Vec<String> {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
