@@ -421,6 +421,17 @@ fn a_command_cannot_send_commands_on_the_control_socket() {
     );
 }
 
+/// Runs `command` on a PTY and returns all it wrote, up to `session-end`.
+fn on_a_pty_until_the_end(command: &std::process::Command) -> String {
+    let mut pty = super::ptyutil::Pty::spawn(command);
+    let bytes = pty
+        .output_until(|text| text.contains("\"type\":\"session-end\",\"_seq\""))
+        .recv_timeout(super::WAIT)
+        .expect("the session did not end");
+    let _ = pty.child.wait();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
 #[test]
 fn a_command_cannot_write_into_the_event_stream_through_the_terminal() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
@@ -428,13 +439,7 @@ fn a_command_cannot_write_into_the_event_stream_through_the_terminal() {
     let command = format!("printf '%s\\n' '{forged}' > /dev/tty; echo rc=$?");
     let script =
         env.script(json!({"turns": [{"tool_calls": exec_calls(&[&command])}, {"text": "done"}]}));
-    let mut pty = super::ptyutil::Pty::spawn(&env.script_command(&script, "go", &[]));
-    let bytes = pty
-        .output_until(|text| text.contains("\"type\":\"session-end\",\"_seq\""))
-        .recv_timeout(super::WAIT)
-        .expect("the session did not end");
-    let _ = pty.child.wait();
-    let text = String::from_utf8_lossy(&bytes);
+    let text = on_a_pty_until_the_end(&env.script_command(&script, "go", &[]));
     let lines: Vec<String> = text
         .split('\n')
         .map(|line| line.trim().to_owned())
@@ -571,13 +576,7 @@ fn a_command_cannot_open_the_agents_terminal_by_name() {
             None => launch.env_remove(name),
         };
     }
-    let mut pty = super::ptyutil::Pty::spawn(&launch);
-    let bytes = pty
-        .output_until(|text| text.contains("\"type\":\"session-end\",\"_seq\""))
-        .recv_timeout(super::WAIT)
-        .expect("the session did not end");
-    let _ = pty.child.wait();
-    let text = String::from_utf8_lossy(&bytes);
+    let text = on_a_pty_until_the_end(&launch);
     let lines: Vec<&str> = text.split('\n').map(str::trim).collect();
     assert!(text.contains("tried"), "the probe ran: {text}");
     assert!(
