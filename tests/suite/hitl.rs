@@ -144,7 +144,16 @@ fn ask_user_answered_by_file_and_a_later_answer_is_refused() {
 #[test]
 fn double_answer_on_stdin_first_wins() {
     let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let script = ask_script(&env);
+    // A step after the answer keeps the session alive until the second
+    // answer is surely read: a line read after `session-end` gets no ack,
+    // and on a loaded machine a session with nothing left to do can end
+    // between the two lines.
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "ask_user", "id": "q1",
+                         "args": {"question": "Which database?", "options": ["sqlite", "postgres"]}}]},
+        {"tool_calls": [{"name": "exec", "id": "w", "args": {"command": "sleep 1"}}]},
+        {"text": "Thanks."}
+    ]}));
     let mut agent = env.spawn_script(&script, "x", &[]);
     agent.wait_for_type("hitl-request");
     agent.send(
