@@ -25,8 +25,7 @@ use std::os::unix::fs::FileExt;
 use std::os::unix::process::CommandExt;
 use std::sync::{Mutex, MutexGuard};
 
-/// Names the inherited memory file's descriptor in the re-executed image.
-pub const SECRETS_FD_VAR: &str = "AGENT_INTERNAL_SECRETS_FD";
+use crate::tools::exec::SECRETS_FD_VAR;
 const MEMFD_NAME: &str = "agent-secrets";
 /// In debug builds only: skip the in-place scrub and re-execute.
 const FORCE_REEXEC_VAR: &str = "AGENT_DEBUG_FORCE_REEXEC";
@@ -145,15 +144,15 @@ fn hide(secret: impl Fn(&OsStr) -> bool) -> Result<(), String> {
 fn scrub_environ_block(found: &[(OsString, OsString)]) -> Result<(), String> {
     let stat = std::fs::read_to_string("/proc/self/stat")
         .map_err(|err| format!("cannot read /proc/self/stat: {err}"))?;
-    // Fields after the command name: the first is field 3 (state), so
-    // env_start (field 50) and env_end (51) are at 47 and 48.
-    let fields: Vec<&str> = stat
-        .rfind(')')
-        .map(|at| stat[at + 1..].split_ascii_whitespace().collect())
-        .unwrap_or_default();
+    // env_start is field 50 and env_end 51 of the man page's numbering.
+    let fields = crate::tools::procs::stat_fields(&stat);
     let (Some(start), Some(end)) = (
-        fields.get(47).and_then(|field| field.parse::<u64>().ok()),
-        fields.get(48).and_then(|field| field.parse::<u64>().ok()),
+        fields
+            .get(50 - 3)
+            .and_then(|field| field.parse::<u64>().ok()),
+        fields
+            .get(51 - 3)
+            .and_then(|field| field.parse::<u64>().ok()),
     ) else {
         return Err("/proc/self/stat has no environment bounds".to_owned());
     };

@@ -292,40 +292,25 @@ fn http_config(config: &Config, spec: &ModelSpec) -> Result<HttpModelConfig, Sta
 
 /// Phase two: the folders, the lock, the clients.
 pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> {
-    let Resolved {
-        prompt,
-        mode,
-        session_id,
-        work_dir,
-        hitl_dir,
-        state_dir,
-        restore,
-        model_alias,
-        model_spec,
-        model,
-        images,
-        format,
-        blocked_tools,
-        max_iterations,
-        previous_summary,
-        checks,
-        retention,
-        config,
-    } = resolved;
-    let hitl_dir = match hitl_dir {
+    let config = &resolved.config;
+    let hitl_dir = match &resolved.hitl_dir {
         None => None,
-        Some((given, _)) => Some(make_hitl_folder(&given)?),
+        Some((given, _)) => Some(make_hitl_folder(given)?),
     };
-    state::private_dir(&state_dir).map_err(|err| machine(format!("state folder: {err}")))?;
-    let state_dir = state_dir
-        .canonicalize()
-        .map_err(|err| machine(format!("state folder {}: {err}", state_dir.display())))?;
-    let session_dir = SessionDir::new(&state_dir, &session_id);
+    state::private_dir(&resolved.state_dir)
+        .map_err(|err| machine(format!("state folder: {err}")))?;
+    let state_dir = resolved.state_dir.canonicalize().map_err(|err| {
+        machine(format!(
+            "state folder {}: {err}",
+            resolved.state_dir.display()
+        ))
+    })?;
+    let session_dir = SessionDir::new(&state_dir, &resolved.session_id);
     session_dir
         .create()
         .map_err(|err| machine(format!("session folder: {err}")))?;
     let lock = state::lock_session(&session_dir).map_err(|err| machine(err.to_string()))?;
-    let model = match model {
+    let model = match resolved.model {
         ModelSource::Scripted(script) => ModelClient::Scripted(script),
         ModelSource::Http(http) => {
             ModelClient::Http(HttpModel::new(http).map_err(|err| machine(err.to_string()))?)
@@ -368,22 +353,22 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
     .confined(sandbox, protected);
     Ok(Prepared {
         config: SessionConfig {
-            session_id,
-            prompt,
-            model_alias,
-            model: model_spec,
-            mode,
-            work_dir,
-            blocked_tools,
-            max_iterations,
-            previous_summary,
+            session_id: resolved.session_id,
+            prompt: resolved.prompt,
+            model_alias: resolved.model_alias,
+            model: resolved.model_spec,
+            mode: resolved.mode,
+            work_dir: resolved.work_dir,
+            blocked_tools: resolved.blocked_tools,
+            max_iterations: resolved.max_iterations,
+            previous_summary: resolved.previous_summary,
             exec: Arc::new(exec),
             web: Arc::new(tools::web::WebSettings::new(
                 config.web_fetch.allow_hosts.clone(),
             )),
             version: crate::VERSION.to_owned(),
-            images,
-            checks,
+            images: resolved.images,
+            checks: resolved.checks,
             hitl: HitlSettings {
                 timeout: Duration::from_secs(config.hitl.timeout_secs),
                 dir: hitl_dir,
@@ -393,15 +378,15 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: config.state.max_file_mb * 1024 * 1024,
-                restore,
+                restore: resolved.restore,
             },
         },
         session_dir,
         state_dir,
-        retention,
+        retention: resolved.retention,
         _lock: lock,
         model,
-        format,
+        format: resolved.format,
         secrets,
     })
 }

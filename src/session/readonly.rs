@@ -487,17 +487,17 @@ fn options_read(program: &Program, args: &[Word]) -> bool {
 }
 
 fn git_reads(args: &[Word]) -> bool {
-    let mut rest = args.iter();
+    let mut at = 0;
     let subcommand = loop {
-        match rest.next() {
+        match args.get(at) {
             Some(arg) if arg.expands => return false,
-            Some(arg) if GIT_GLOBAL_HARMLESS.contains(&arg.text.as_str()) => {}
+            Some(arg) if GIT_GLOBAL_HARMLESS.contains(&arg.text.as_str()) => at += 1,
             Some(arg) if arg.text.starts_with('-') => return false,
             Some(arg) => break arg.text.as_str(),
             None => return true,
         }
     };
-    let rest: Vec<&Word> = rest.collect();
+    let rest = &args[at + 1..];
     if rest.iter().any(|arg| arg.expands) {
         return false;
     }
@@ -519,16 +519,7 @@ fn git_reads(args: &[Word]) -> bool {
         "config" => first.is_some_and(|arg| ["--get", "--list", "-l", "--get-all"].contains(&arg)),
         "stash" => first.is_some_and(|arg| arg == "list" || arg == "show"),
         name => match GIT_READ_ONLY.iter().find(|known| known.name == name) {
-            Some(known) => {
-                let owned: Vec<Word> = rest
-                    .iter()
-                    .map(|arg| Word {
-                        text: arg.text.clone(),
-                        expands: false,
-                    })
-                    .collect();
-                options_read(known, &owned)
-            }
+            Some(known) => options_read(known, rest),
             None => false,
         },
     }

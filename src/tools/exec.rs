@@ -87,7 +87,12 @@ pub struct ExecSettings {
 
 /// Variables the agent uses for itself that a command has no business
 /// seeing.
-const INTERNAL_VARS: [&str; 1] = [crate::cli::hidden_env::SECRETS_FD_VAR];
+const INTERNAL_VARS: [&str; 1] = [SECRETS_FD_VAR];
+
+/// Names the descriptor through which the agent passes the token to its
+/// own re-executed image (`cli::hidden_env`); defined here, where commands'
+/// environments are made, so that no command ever sees it.
+pub const SECRETS_FD_VAR: &str = "AGENT_INTERNAL_SECRETS_FD";
 
 impl ExecSettings {
     pub fn new(

@@ -172,13 +172,19 @@ impl ProcessTable {
     }
 }
 
-/// `/proc/PID/stat`: `pid (comm) state ppid ...`; the name may hold
-/// spaces and parentheses, so the fields are read after the last `)`.
+/// The fields of a `/proc/PID/stat` line from field 3 (`state`) on: the
+/// command name before them may hold spaces and parentheses, so they are
+/// read after the last `)`. Field N of proc(5) is at index N - 3.
+pub(crate) fn stat_fields(stat: &str) -> Vec<&str> {
+    stat.rfind(')')
+        .map(|at| stat[at + 1..].split_ascii_whitespace().collect())
+        .unwrap_or_default()
+}
+
 fn parse_stat(stat: &str) -> Option<ProcInfo> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_ascii_whitespace();
-    let state = fields.next()?;
-    let parent = fields.next()?.parse().ok()?;
+    let fields = stat_fields(stat);
+    let state = *fields.first()?;
+    let parent = fields.get(1)?.parse().ok()?;
     Some(ProcInfo {
         parent,
         zombie: state == "Z" || state == "X",

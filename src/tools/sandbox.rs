@@ -91,12 +91,6 @@ impl Sandbox {
         }
     }
 
-    /// Whether commands run in their own terminal session through the
-    /// trampoline.
-    pub fn has_trampoline(&self) -> bool {
-        self.trampoline.is_some()
-    }
-
     /// Whether Landlock rulesets are applied to commands.
     pub fn enforces(&self) -> bool {
         self.landlock_abi.is_some() && self.trampoline.is_some()
