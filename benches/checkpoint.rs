@@ -11,10 +11,11 @@
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
-use agent::model::{Message, Usage};
+use agent::model::Message;
 use agent::protocol::events::Mode;
+use agent::session::state::{Progress, SessionState};
 use agent::state::SessionDir;
-use agent::state::checkpoint::{Checkpointer, SessionState};
+use agent::state::checkpoint::{Checkpoint, Checkpointer};
 
 fn env_number(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -54,17 +55,14 @@ fn save(checkpointer: &mut Checkpointer, work: &Path, iteration: u32) -> (Durati
     let conversation = vec![Message::System {
         text: "bench".into(),
     }];
-    let state = SessionState {
+    let mut session = SessionState::new(Mode::Normal).progress;
+    session.model_calls = iteration;
+    let state = Checkpoint {
         session_id: "bench",
         iteration,
         work_dir: work,
         model_alias: "bench",
-        mode: Mode::Normal,
-        plan: None,
-        todos: &[],
-        todo_next_id: 0,
-        usage: Usage::default(),
-        model_calls: iteration,
+        session: &session,
         last_seq: 0,
         conversation: &conversation,
         unchanged_messages: 0,
@@ -82,7 +80,7 @@ fn rollback(
     iteration: u32,
 ) -> (Duration, usize) {
     let path = agent::state::checkpoint::manifest_path(dir, iteration);
-    let manifest = agent::state::checkpoint::load_manifest(&path).expect("manifest");
+    let manifest = agent::state::checkpoint::load_manifest::<Progress>(&path).expect("manifest");
     let started = Instant::now();
     let changes = checkpointer.restore_files(&manifest).expect("rollback");
     (started.elapsed(), changes.count())
@@ -128,9 +126,10 @@ fn main() {
     // A new process (a restore, an offline rollback) first indexes the
     // store: one pass over the pack's record headers.
     let mut fresh = Checkpointer::new(dir.clone(), &work, 16 * 1024 * 1024);
-    let manifest =
-        agent::state::checkpoint::load_manifest(&agent::state::checkpoint::manifest_path(&dir, 3))
-            .expect("manifest");
+    let manifest = agent::state::checkpoint::load_manifest::<Progress>(
+        &agent::state::checkpoint::manifest_path(&dir, 3),
+    )
+    .expect("manifest");
     let started = Instant::now();
     let tree = agent::state::checkpoint::load_tree(fresh.snapshotter(), &manifest).expect("tree");
     let first_read = started.elapsed();

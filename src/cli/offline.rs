@@ -1,6 +1,7 @@
 //! The subcommands that work on a session's state folder without running
 //! a session: `attach`, `checkpoints`, `rollback`.
 
+use crate::session::state::Progress;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -50,7 +51,7 @@ pub fn run(command: Subcommand, state_dir: Option<PathBuf>) -> ExitCode {
 }
 
 fn list(dir: &SessionDir) -> ExitCode {
-    let found = match checkpoint::list(dir) {
+    let found = match checkpoint::list::<Progress>(dir) {
         Ok(found) => found,
         Err(err) => {
             crate::diag!("agent: error: {err}");
@@ -65,7 +66,7 @@ fn list(dir: &SessionDir) -> ExitCode {
             manifest.iteration,
             manifest.created,
             manifest.files_changed,
-            manifest.mode.as_str(),
+            manifest.session.mode.as_str(),
             path.display()
         ));
     }
@@ -86,7 +87,7 @@ fn rollback(
         return ExitCode::from(USAGE_EXIT);
     }
     let path = checkpoint::manifest_path(dir, iteration);
-    let manifest = match checkpoint::load_manifest(&path) {
+    let manifest = match checkpoint::load_manifest::<Progress>(&path) {
         Ok(manifest) => manifest,
         Err(err) => {
             crate::diag!("agent: error: no checkpoint for iteration {iteration}: {err}");

@@ -124,10 +124,10 @@ pub fn resolve(
         return Err(usage("--max-iterations must be at least 1"));
     }
     for name in &cli.blocked_tools {
-        if !tools::CONTRACT_TOOLS.contains(&name.as_str()) {
+        if tools::Tool::from_name(name).is_none() {
             return Err(usage(format!(
                 "--blocked-tools: unknown tool {name:?}; the tools are {}",
-                tools::CONTRACT_TOOLS.join(", ")
+                tools::registry::names().collect::<Vec<_>>().join(", ")
             )));
         }
     }

@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use super::readonly;
 use crate::protocol::events::Mode;
-use crate::tools::Tool;
+use crate::tools::registry::Offered;
+use crate::tools::{Call, Tool};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -80,7 +81,7 @@ impl Checks {
             })
             .collect::<Result<_, _>>()?;
         for name in approval.tools.keys() {
-            if !crate::tools::CONTRACT_TOOLS.contains(&name.as_str()) {
+            if Tool::from_name(name).is_none() {
                 return Err(format!("approval.tools: unknown tool {name:?}"));
             }
         }
@@ -91,98 +92,64 @@ impl Checks {
         })
     }
 
-    pub fn verdict(&self, mode: Mode, tool: Tool, args: &Value) -> Verdict {
-        let plan = plan_mode(mode, tool, args);
+    /// `arguments`: the call as the model sent it, shown to a person
+    /// where the tool has no one-line description of its own.
+    pub fn verdict(&self, mode: Mode, call: &Call, arguments: &Value) -> Verdict {
+        let plan = plan_mode(mode, call);
         if plan != Verdict::Allow {
             return plan;
         }
-        match self.policy(tool, args) {
+        match self.policy(call) {
             (Policy::Allow, _) => Verdict::Allow,
             (Policy::Deny, why) => Verdict::Deny(format!("refused by the approval policy ({why})")),
             (Policy::Ask, why) if self.unattended => Verdict::Deny(format!(
                 "refused: the approval policy asks a person ({why}), and this run is unattended"
             )),
             (Policy::Ask, why) => Verdict::Ask {
-                action: describe_action(tool, args),
+                action: call.action(arguments),
                 reason: format!("the approval policy asks for this ({why})"),
             },
         }
     }
 
-    fn policy(&self, tool: Tool, args: &Value) -> (Policy, String) {
-        if tool == Tool::Exec {
-            let command = args.get("command").and_then(Value::as_str).unwrap_or("");
-            if let Some((_, policy, pattern)) = self
+    fn policy(&self, call: &Call) -> (Policy, String) {
+        if let Call::Exec(args) = call
+            && let Some((_, policy, pattern)) = self
                 .exec_rules
                 .iter()
-                .find(|(matcher, _, _)| matcher.is_match(command))
-            {
-                return (*policy, format!("exec rule {pattern:?}"));
-            }
+                .find(|(matcher, _, _)| matcher.is_match(&args.command))
+        {
+            return (*policy, format!("exec rule {pattern:?}"));
         }
-        match self.approval.tools.get(tool.name()) {
-            Some(policy) => (*policy, format!("tools.{}", tool.name())),
+        match self.approval.tools.get(call.name()) {
+            Some(policy) => (*policy, format!("tools.{}", call.name())),
             None => (self.approval.default, "default".to_owned()),
         }
     }
 }
 
 /// In plan mode nothing may change the work dir.
-fn plan_mode(mode: Mode, tool: Tool, args: &Value) -> Verdict {
+fn plan_mode(mode: Mode, call: &Call) -> Verdict {
     if mode != Mode::Plan {
         return Verdict::Allow;
     }
-    match tool {
-        Tool::WriteFile | Tool::EditFile => Verdict::Deny(format!(
+    match (call, call.tool().map(Tool::offered)) {
+        (Call::Exec(args), _) if !readonly::is_read_only(&args.command) => Verdict::Deny(
+            "refused: in plan mode exec runs only commands that cannot change anything \
+             (ls, cat, grep, find without -exec/-delete, git status/log/diff/show, ...), \
+             with no redirection; use read_file, list_dir, glob and grep instead"
+                .to_owned(),
+        ),
+        (_, Some(Offered::NotInPlan)) => Verdict::Deny(format!(
             "refused: {} changes files, and this is plan mode; submit your plan with write_plan",
-            tool.name()
+            call.name()
         )),
-        Tool::Exec => {
-            let command = args.get("command").and_then(Value::as_str).unwrap_or("");
-            if readonly::is_read_only(command) {
-                Verdict::Allow
-            } else {
-                Verdict::Deny(
-                    "refused: in plan mode exec runs only commands that cannot change anything \
-                     (ls, cat, grep, find without -exec/-delete, git status/log/diff/show, ...), \
-                     with no redirection; use read_file, list_dir, glob and grep instead"
-                        .to_owned(),
-                )
-            }
-        }
-        Tool::ReadFile
-        | Tool::ListDir
-        | Tool::Glob
-        | Tool::Grep
-        | Tool::WebFetch
-        | Tool::TodoWrite
-        | Tool::AskUser
-        | Tool::WritePlan => Verdict::Allow,
-    }
-}
-
-/// What the person is asked to approve, in one line.
-fn describe_action(tool: Tool, args: &Value) -> String {
-    let field = |name: &str| {
-        args.get(name)
-            .and_then(Value::as_str)
-            .unwrap_or("?")
-            .to_owned()
-    };
-    match tool {
-        Tool::Exec => format!("run: {}", field("command")),
-        Tool::WriteFile => format!("write {}", field("path")),
-        Tool::EditFile => format!("edit {}", field("path")),
-        Tool::WebFetch => format!("fetch {}", field("url")),
-        Tool::ReadFile => format!("read {}", field("path")),
-        Tool::ListDir
-        | Tool::Glob
-        | Tool::Grep
-        | Tool::TodoWrite
-        | Tool::AskUser
-        | Tool::WritePlan => {
-            format!("{} {}", tool.name(), args)
-        }
+        // Nothing says what a tool from outside does: it waits for the plan.
+        (Call::Runtime(_), _) => Verdict::Deny(format!(
+            "refused: {} is not built in, and in plan mode only tools known to change nothing run",
+            call.name()
+        )),
+        _ => Verdict::Allow,
     }
 }
 
@@ -190,6 +157,13 @@ fn describe_action(tool: Tool, args: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The verdict on a call as the model would send it.
+    fn verdict(checks: &Checks, mode: Mode, name: &str, args: Value) -> Verdict {
+        let tool = Tool::from_name(name).expect("a built-in tool");
+        let call = tool.parse(&args).expect("arguments that fit");
+        checks.verdict(mode, &call, &args)
+    }
 
     fn checks(config: &str, unattended: bool) -> Checks {
         let approval: ApprovalConfig = toml::from_str(config).unwrap();
@@ -212,18 +186,23 @@ decision = "deny"
             false,
         );
         let exec =
-            |command: &str| checks.verdict(Mode::Normal, Tool::Exec, &json!({"command": command}));
+            |command: &str| verdict(&checks, Mode::Normal, "exec", json!({"command": command}));
         assert_eq!(exec("ls"), Verdict::Allow);
         assert!(
             matches!(exec("git push origin main"), Verdict::Ask { ref action, .. } if action == "run: git push origin main")
         );
         assert!(matches!(exec("rm -rf /usr/lib"), Verdict::Deny(_)));
         assert!(matches!(
-            checks.verdict(Mode::Normal, Tool::WebFetch, &json!({"url": "x"})),
+            verdict(&checks, Mode::Normal, "web_fetch", json!({"url": "x"})),
             Verdict::Deny(_)
         ));
         assert!(matches!(
-            checks.verdict(Mode::Normal, Tool::WriteFile, &json!({"path": "a"})),
+            verdict(
+                &checks,
+                Mode::Normal,
+                "write_file",
+                json!({"path": "a", "content": ""})
+            ),
             Verdict::Ask { .. }
         ));
     }
@@ -231,7 +210,7 @@ decision = "deny"
     #[test]
     fn unattended_turns_ask_into_deny() {
         let checks = checks("default = \"ask\"", true);
-        let verdict = checks.verdict(Mode::Normal, Tool::ReadFile, &json!({"path": "a"}));
+        let verdict = verdict(&checks, Mode::Normal, "read_file", json!({"path": "a"}));
         assert!(
             matches!(verdict, Verdict::Deny(ref why) if why.contains("unattended")),
             "{verdict:?}"
@@ -242,15 +221,25 @@ decision = "deny"
     fn plan_mode_blocks_writes_before_the_policy() {
         let checks = checks("default = \"allow\"", false);
         assert!(matches!(
-            checks.verdict(Mode::Plan, Tool::WriteFile, &json!({"path": "a"})),
+            verdict(
+                &checks,
+                Mode::Plan,
+                "write_file",
+                json!({"path": "a", "content": ""})
+            ),
             Verdict::Deny(_)
         ));
         assert!(matches!(
-            checks.verdict(Mode::Plan, Tool::Exec, &json!({"command": "touch x"})),
+            verdict(&checks, Mode::Plan, "exec", json!({"command": "touch x"})),
             Verdict::Deny(_)
         ));
         assert_eq!(
-            checks.verdict(Mode::Plan, Tool::Exec, &json!({"command": "git status"})),
+            verdict(
+                &checks,
+                Mode::Plan,
+                "exec",
+                json!({"command": "git status"})
+            ),
             Verdict::Allow
         );
     }

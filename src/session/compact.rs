@@ -180,7 +180,7 @@ impl super::Session {
     pub(super) async fn compact_if_needed(&mut self) {
         let window = self.config.model.context_window;
         let limit = (window as f64 * self.config.compaction.threshold) as u64;
-        let before = estimate_tokens(&self.conversation, &self.specs);
+        let before = estimate_tokens(&self.state.conversation, &self.specs);
         if before <= limit {
             return;
         }
@@ -192,10 +192,10 @@ impl super::Session {
             tokens_before: before,
         });
         let keep = self.config.compaction.keep_recent_turns;
-        let summarised = match middle(&self.conversation, keep) {
+        let summarised = match middle(&self.state.conversation, keep) {
             None => Err("nothing is old enough to summarise".to_owned()),
             Some((start, end)) => {
-                let transcript = transcript(&self.conversation[start..end]);
+                let transcript = transcript(&self.state.conversation[start..end]);
                 // The summariser's own input must fit the window too.
                 let transcript =
                     tools::truncate::head_tail(&transcript, (window as usize).saturating_mul(2));
@@ -205,22 +205,7 @@ impl super::Session {
             }
         };
         match summarised {
-            Ok((start, end, summary)) => {
-                let mut note = format!("## Summary of the earlier work\n\n{}", summary.trim());
-                if let Some(plan) = &self.plan {
-                    note.push_str(&format!("\n\n## The approved plan\n\n{plan}"));
-                }
-                if !self.todos.items().is_empty() {
-                    note.push_str(&format!("\n\n## Todo list\n\n{}", self.todos.render()));
-                }
-                self.conversation.edit().splice(
-                    start..end,
-                    [Message::User {
-                        text: note,
-                        images: Vec::new(),
-                    }],
-                );
-            }
+            Ok((start, end, summary)) => self.state.summarised(start, end, &summary),
             Err(reason) => {
                 self.events.emit(Event::warning(
                     ErrorCode::CompactionFailed,
@@ -228,10 +213,10 @@ impl super::Session {
                 ));
             }
         }
-        drop_old_outputs(self.conversation.edit(), &self.specs, limit);
+        drop_old_outputs(self.state.conversation.edit(), &self.specs, limit);
         self.events.emit(Event::Summarized {
             tokens_before: before,
-            tokens_after: estimate_tokens(&self.conversation, &self.specs),
+            tokens_after: estimate_tokens(&self.state.conversation, &self.specs),
         });
     }
 
@@ -255,10 +240,10 @@ impl super::Session {
         };
         let events = self.events.clone();
         let mut sink = QuietTurn {
-            builder: turn::TurnBuilder::new(self.iterations),
+            builder: turn::TurnBuilder::new(self.state.iterations),
             events: &events,
         };
-        self.model_calls += 1;
+        self.state.progress.model_calls += 1;
         self.model
             .complete(&request, &mut sink)
             .await

@@ -11,6 +11,8 @@ mod people;
 mod persist;
 mod prompt;
 pub mod readonly;
+mod reporting;
+pub mod state;
 pub mod todos;
 pub mod turn;
 
@@ -28,14 +30,16 @@ use crate::model::{
 use crate::protocol::EventWriter;
 use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Event, ExitReason, MessageSource, Mode, PROTOCOL_VERSION};
-use crate::tools::{self, EVENT_OUTPUT_LIMIT, MODEL_OUTPUT_LIMIT, Tool, ToolContext, ToolOutput};
+use crate::tools::{
+    self, BadCall, Call, EVENT_OUTPUT_LIMIT, MODEL_OUTPUT_LIMIT, Offer, ToolContext, ToolOutput,
+};
 
 use crate::state::SessionDir;
 use crate::state::checkpoint::{Checkpointer, Manifest};
 use checks::Checks;
 pub use control::Control;
 use hitl::HitlSettings;
-use todos::TodoList;
+use state::SessionState;
 
 pub struct SessionConfig {
     pub session_id: String,
@@ -76,7 +80,7 @@ pub struct StateSetup {
 
 pub struct RestorePoint {
     pub path: PathBuf,
-    pub manifest: Manifest,
+    pub manifest: Manifest<state::Progress>,
 }
 
 pub struct Session {
@@ -84,15 +88,10 @@ pub struct Session {
     model: ModelClient,
     events: Arc<EventWriter>,
     control: Arc<Control>,
-    mode: Mode,
-    offered: Vec<Tool>,
+    state: SessionState,
+    /// The tools of the current mode; follows `state`'s mode.
+    offer: Offer,
     specs: Vec<ToolSpec>,
-    conversation: conversation::Conversation,
-    todos: TodoList,
-    plan: Option<String>,
-    totals: Usage,
-    iterations: u32,
-    model_calls: u32,
     checkpointer: Checkpointer,
 }
 
@@ -121,15 +120,9 @@ impl Session {
             model,
             events,
             control,
-            mode,
-            offered: Vec::new(),
+            state: SessionState::new(mode),
+            offer: Offer::new(mode, &[], Vec::new()),
             specs: Vec::new(),
-            conversation: conversation::Conversation::default(),
-            todos: TodoList::default(),
-            plan: None,
-            totals: Usage::default(),
-            iterations: 0,
-            model_calls: 0,
             checkpointer,
         };
         session.refresh_tools();
@@ -138,13 +131,12 @@ impl Session {
 
     /// The tools of the current mode, less the blocked ones.
     fn refresh_tools(&mut self) {
-        let blocked = &self.config.blocked_tools;
-        self.offered = Tool::ALL
-            .into_iter()
-            .filter(|tool| tool.offered_in(self.mode))
-            .filter(|tool| !blocked.iter().any(|b| b == tool.name()))
-            .collect();
-        self.specs = self.offered.iter().map(|tool| tool.spec()).collect();
+        self.offer = Offer::new(
+            self.state.progress.mode,
+            &self.config.blocked_tools,
+            Vec::new(),
+        );
+        self.specs = self.offer.specs();
     }
 
     /// Runs to the end and returns why it ended; `session-start` is the
@@ -158,15 +150,11 @@ impl Session {
         self.events.emit(Event::SessionStart {
             session_id: self.config.session_id.clone(),
             model: self.config.model_alias.clone(),
-            mode: self.mode,
+            mode: self.state.progress.mode,
             version: self.config.version.clone(),
             protocol: PROTOCOL_VERSION,
             work_dir: self.config.work_dir.display().to_string(),
-            tools: self
-                .offered
-                .iter()
-                .map(|tool| tool.name().to_owned())
-                .collect(),
+            tools: self.offer.names(),
             resumed: resumed.is_some(),
             sandbox: self.config.sandbox.clone(),
             redaction_rules: crate::protocol::redact::RULES_VERSION,
@@ -192,8 +180,8 @@ impl Session {
                 None
             }
             None => {
-                self.conversation.push(Message::System {
-                    text: prompt::system_prompt(&self.config, self.mode),
+                self.state.conversation.push(Message::System {
+                    text: prompt::system_prompt(&self.config, self.state.progress.mode),
                 });
                 let images = self.config.images.clone();
                 self.add_user_message(self.config.prompt.clone(), MessageSource::Prompt, images);
@@ -262,12 +250,12 @@ impl Session {
         }
         self.events.emit(Event::SessionEnd {
             exit_reason: reason,
-            iterations: self.iterations,
+            iterations: self.state.iterations,
             duration_ms: tools::elapsed_ms(started),
-            total_input_tokens: self.totals.input_tokens,
-            total_output_tokens: self.totals.output_tokens,
-            total_cached_input_tokens: self.totals.cached_input_tokens,
-            total_reasoning_tokens: self.totals.reasoning_tokens,
+            total_input_tokens: self.state.progress.usage.input_tokens,
+            total_output_tokens: self.state.progress.usage.output_tokens,
+            total_cached_input_tokens: self.state.progress.usage.cached_input_tokens,
+            total_reasoning_tokens: self.state.progress.usage.reasoning_tokens,
         });
         reason
     }
@@ -278,10 +266,10 @@ impl Session {
             if cancel.is_cancelled() {
                 return ExitReason::Cancelled;
             }
-            if self.iterations >= self.config.max_iterations {
+            if self.state.iterations >= self.config.max_iterations {
                 return ExitReason::MaxIterations;
             }
-            self.iterations += 1;
+            self.state.iterations += 1;
             for text in self.control.take_injects() {
                 self.add_user_message(text, MessageSource::Inject, Vec::new());
             }
@@ -306,7 +294,7 @@ impl Session {
                 }
             };
             let calls = turn.tool_calls.clone();
-            self.conversation.push(Message::Assistant(turn));
+            self.state.conversation.push(Message::Assistant(turn));
             if calls.is_empty() {
                 self.save_checkpoint();
                 if self.control.has_injects() {
@@ -333,13 +321,15 @@ impl Session {
                         }
                     }
                 };
-                self.conversation.push(Message::Tool(ToolResultMessage {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    content: tools::truncate::head_tail(&result.output, MODEL_OUTPUT_LIMIT),
-                    is_error: !result.ok,
-                    image: result.image,
-                }));
+                self.state
+                    .conversation
+                    .push(Message::Tool(ToolResultMessage {
+                        call_id: call.id.clone(),
+                        name: call.name.clone(),
+                        content: tools::truncate::head_tail(&result.output, MODEL_OUTPUT_LIMIT),
+                        is_error: !result.ok,
+                        image: result.image,
+                    }));
             }
             if !cancel.is_cancelled() {
                 self.save_checkpoint();
@@ -348,18 +338,8 @@ impl Session {
     }
 
     fn count_usage(&mut self, usage: Usage) {
-        self.totals.input_tokens += usage.input_tokens;
-        self.totals.output_tokens += usage.output_tokens;
-        self.totals.cached_input_tokens += usage.cached_input_tokens;
-        self.totals.reasoning_tokens += usage.reasoning_tokens;
-        self.events.emit(Event::UsageUpdate {
-            input_tokens: usage.input_tokens,
-            output_tokens: usage.output_tokens,
-            cached_input_tokens: usage.cached_input_tokens,
-            reasoning_tokens: usage.reasoning_tokens,
-            total_input_tokens: self.totals.input_tokens,
-            total_output_tokens: self.totals.output_tokens,
-        });
+        let event = self.state.count_usage(usage);
+        self.events.emit(event);
     }
 
     async fn call_model(
@@ -370,17 +350,17 @@ impl Session {
             events.emit(event);
         };
         let mut live = turn::LiveTurn {
-            builder: turn::TurnBuilder::new(self.iterations),
+            builder: turn::TurnBuilder::new(self.state.iterations),
             emit: &emit,
         };
         let request = ModelRequest {
             model_id: &self.config.model.model,
-            messages: &self.conversation,
+            messages: &self.state.conversation,
             tools: &self.specs,
             max_output_tokens: self.config.model.max_output_tokens,
             temperature: self.config.model.temperature,
         };
-        self.model_calls += 1;
+        self.state.progress.model_calls += 1;
         self.model.complete(&request, &mut live).await?;
         let (turn, usage) = live.builder.finish();
         self.count_usage(usage);
@@ -397,32 +377,24 @@ impl Session {
             args: parsed
                 .clone()
                 .unwrap_or_else(|_| Value::Object(Default::default())),
-            iteration: self.iterations,
+            iteration: self.state.iterations,
         });
-        let step = match (self.resolve_tool(name), parsed) {
-            (Err(refusal), _) => Step::Done(refusal),
-            (Ok(_), Err(problem)) => Step::Done(ToolOutput::fail(format!(
+        // An unknown or blocked tool is the better answer than the JSON
+        // of its arguments.
+        let call = self.offer.admit(name).and_then(|()| match &parsed {
+            Ok(arguments) => self.offer.parse(name, arguments),
+            Err(problem) => Err(BadCall(format!(
                 "{problem}: {}",
                 tools::truncate::head_tail(raw_arguments, 2_000)
             ))),
-            (Ok(tool), Ok(arguments)) => match self.pass_checks(id, tool, &arguments).await {
+        });
+        let step = match (call, &parsed) {
+            (Ok(call), Ok(arguments)) => match self.pass_checks(id, &call, arguments).await {
                 Err(refusal) => Step::Done(refusal),
-                Ok(()) if tool.runs_in_session() => {
-                    self.run_session_tool(id, tool, &arguments).await
-                }
-                Ok(()) => {
-                    let ctx = ToolContext {
-                        work_dir: self.config.work_dir.clone(),
-                        events: self.events.clone(),
-                        cancel: self.control.cancel.clone(),
-                        exec: self.config.exec.clone(),
-                        web: self.config.web.clone(),
-                        mode: self.mode,
-                        images_supported: self.config.model.images,
-                    };
-                    Step::Done(tools::run(tool, id, &arguments, &ctx).await)
-                }
+                Ok(()) => self.dispatch(id, call).await,
             },
+            (Err(BadCall(refusal)), _) => Step::Done(ToolOutput::fail(refusal)),
+            (Ok(_), Err(problem)) => Step::Done(ToolOutput::fail(problem.clone())),
         };
         let (ok, text) = match &step {
             Step::Done(result) => (result.ok, result.output.as_str()),
@@ -443,29 +415,32 @@ impl Session {
         step
     }
 
-    /// The tool by name, if this session offers it.
-    fn resolve_tool(&self, name: &str) -> Result<Tool, ToolOutput> {
-        if self
-            .config
-            .blocked_tools
-            .iter()
-            .any(|blocked| blocked == name)
-        {
-            return Err(ToolOutput::fail(format!(
-                "refused: the tool {name} is blocked in this session"
-            )));
-        }
-        match Tool::from_name(name).filter(|tool| self.offered.contains(tool)) {
-            Some(tool) => Ok(tool),
-            None => Err(ToolOutput::fail(format!(
-                "unknown tool {name:?} in {} mode; the tools are: {}",
-                self.mode.as_str(),
-                self.offered
-                    .iter()
-                    .map(|tool| tool.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+    /// Runs a call that passed its checks: the session's own tools here,
+    /// the others in the tool registry, reporting through the events.
+    async fn dispatch(&mut self, id: &str, call: Call) -> Step {
+        match call {
+            Call::TodoWrite(args) => Step::Done(self.write_todos(args)),
+            Call::AskUser(args) => Step::Done(self.ask_user(id, args).await),
+            Call::WritePlan(args) => self.submit_plan(id, args.plan).await,
+            Call::Runtime(call) => Step::Done(ToolOutput::fail(format!(
+                "{} is offered but nothing in this session runs it",
+                call.name
             ))),
+            call => {
+                let ctx = ToolContext {
+                    work_dir: self.config.work_dir.clone(),
+                    report: Arc::new(reporting::CallEvents {
+                        events: self.events.clone(),
+                        call_id: id.to_owned(),
+                    }),
+                    cancel: self.control.cancel.clone(),
+                    exec: self.config.exec.clone(),
+                    web: self.config.web.clone(),
+                    mode: self.state.progress.mode,
+                    images_supported: self.config.model.images,
+                };
+                Step::Done(tools::run(call, &ctx).await)
+            }
         }
     }
 
@@ -474,6 +449,6 @@ impl Session {
             text: text.clone(),
             source,
         });
-        self.conversation.push(Message::User { text, images });
+        self.state.conversation.push(Message::User { text, images });
     }
 }

@@ -8,11 +8,10 @@ use serde_json::Value;
 use super::checks::Verdict;
 use super::hitl::{self, Outcome, Request};
 use super::{Session, Step, prompt};
-use crate::model::Message;
 use crate::protocol::commands::Decision;
-use crate::protocol::events::{Event, HitlKind, Mode, ResolvedBy};
-use crate::tools::interactive::{AskUserArgs, TodoWriteArgs, WritePlanArgs};
-use crate::tools::{self, Tool, ToolOutput};
+use crate::protocol::events::{HitlKind, ResolvedBy};
+use crate::tools::interactive::{AskUserArgs, TodoWriteArgs};
+use crate::tools::{Call, ToolOutput};
 
 impl Session {
     /// The chain of checks (plan mode, approval policy); asks a person
@@ -20,10 +19,14 @@ impl Session {
     pub(super) async fn pass_checks(
         &self,
         id: &str,
-        tool: Tool,
+        call: &Call,
         arguments: &Value,
     ) -> Result<(), ToolOutput> {
-        match self.config.checks.verdict(self.mode, tool, arguments) {
+        match self
+            .config
+            .checks
+            .verdict(self.state.progress.mode, call, arguments)
+        {
             Verdict::Allow => Ok(()),
             Verdict::Deny(reason) => Err(ToolOutput::fail(reason)),
             Verdict::Ask { action, reason } => {
@@ -72,44 +75,14 @@ impl Session {
         .await
     }
 
-    pub(super) async fn run_session_tool(
-        &mut self,
-        id: &str,
-        tool: Tool,
-        arguments: &Value,
-    ) -> Step {
-        match tool {
-            Tool::TodoWrite => Step::Done(match tools::parse::<TodoWriteArgs>(tool, arguments) {
-                Err(fail) => fail,
-                Ok(args) => match self.todos.replace(args.todos) {
-                    Err(problem) => ToolOutput::fail(problem),
-                    Ok(list) => {
-                        self.events.emit(Event::TodosUpdate {
-                            todos: list.to_vec(),
-                        });
-                        ToolOutput::ok(format!("todo list updated:\n{}", self.todos.render()))
-                    }
-                },
-            }),
-            Tool::AskUser => Step::Done(match tools::parse::<AskUserArgs>(tool, arguments) {
-                Err(fail) => fail,
-                Ok(args) => self.ask_user(id, args).await,
-            }),
-            Tool::WritePlan => match tools::parse::<WritePlanArgs>(tool, arguments) {
-                Err(fail) => Step::Done(fail),
-                Ok(args) => self.submit_plan(id, args.plan).await,
-            },
-            Tool::ReadFile
-            | Tool::WriteFile
-            | Tool::EditFile
-            | Tool::ListDir
-            | Tool::Glob
-            | Tool::Grep
-            | Tool::Exec
-            | Tool::WebFetch => Step::Done(ToolOutput::fail(format!(
-                "internal error: {} is not a session tool",
-                tool.name()
-            ))),
+    pub(super) fn write_todos(&mut self, args: TodoWriteArgs) -> ToolOutput {
+        match self.state.replace_todos(args.todos) {
+            Err(problem) => ToolOutput::fail(problem),
+            Ok(event) => {
+                self.events.emit(event);
+                let list = self.state.progress.todos.render();
+                ToolOutput::ok(format!("todo list updated:\n{list}"))
+            }
         }
     }
 
@@ -185,29 +158,15 @@ impl Session {
     /// `plan-confirmed`, a fresh context (system prompt, task, approved
     /// plan, todos), `mode-changed`, and every tool again.
     pub(super) fn start_implementing(&mut self, plan: String) {
-        self.events
-            .emit(Event::PlanConfirmed { plan: plan.clone() });
-        self.plan = Some(plan.clone());
-        let from = self.mode;
-        self.mode = Mode::Implement;
+        let config = &self.config;
+        let events = self
+            .state
+            .approve_plan(plan, &config.prompt, config.images.clone(), |mode| {
+                prompt::system_prompt(config, mode)
+            });
         self.refresh_tools();
-        let mut task = format!("{}\n\n## The approved plan\n\n{plan}", self.config.prompt);
-        if !self.todos.items().is_empty() {
-            task.push_str("\n\n## Todo list\n\n");
-            task.push_str(&self.todos.render());
+        for event in events {
+            self.events.emit(event);
         }
-        self.conversation.replace(vec![
-            Message::System {
-                text: prompt::system_prompt(&self.config, self.mode),
-            },
-            Message::User {
-                text: task,
-                images: self.config.images.clone(),
-            },
-        ]);
-        self.events.emit(Event::ModeChanged {
-            from,
-            to: self.mode,
-        });
     }
 }

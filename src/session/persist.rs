@@ -2,38 +2,33 @@
 //! one (a restore), and going back to one (a rollback).
 
 use super::Session;
+use super::state::{Progress, SessionState};
 use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Event, ExitReason};
-use crate::session::todos::TodoList;
 use crate::state::StateError;
-use crate::state::checkpoint::{self, Manifest, SessionState};
+use crate::state::checkpoint::{self, Checkpoint, Manifest};
 
 impl Session {
     /// Saves the checkpoint of the current iteration and announces it. A
     /// failure is reported and the session goes on: losing undo is bad,
     /// losing the work in progress would be worse.
     pub(super) fn save_checkpoint(&mut self) {
-        let state = SessionState {
+        let state = Checkpoint {
             session_id: &self.config.session_id,
-            iteration: self.iterations,
+            iteration: self.state.iterations,
             work_dir: &self.config.work_dir,
             model_alias: &self.config.model_alias,
-            mode: self.mode,
-            plan: self.plan.as_deref(),
-            todos: self.todos.items(),
-            todo_next_id: self.todos.last_id(),
-            usage: self.totals,
-            model_calls: self.model_calls,
+            session: &self.state.progress,
             last_seq: self.events.next_seq().saturating_sub(1),
-            conversation: &self.conversation,
-            unchanged_messages: self.conversation.unchanged_since_checkpoint(),
+            conversation: &self.state.conversation,
+            unchanged_messages: self.state.conversation.unchanged_since_checkpoint(),
         };
         match self.checkpointer.save(&state) {
             Ok((path, files_changed)) => {
-                self.conversation.mark_checkpointed();
-                self.control.checkpoint_saved(self.iterations);
+                self.state.conversation.mark_checkpointed();
+                self.control.checkpoint_saved(self.state.iterations);
                 self.events.emit(Event::CheckpointSaved {
-                    iteration: self.iterations,
+                    iteration: self.state.iterations,
                     checkpoint: path.display().to_string(),
                     files_changed,
                 });
@@ -43,7 +38,7 @@ impl Session {
                     ErrorCode::CheckpointFailed,
                     format!(
                         "the checkpoint of iteration {} could not be saved: {err}",
-                        self.iterations
+                        self.state.iterations
                     ),
                 ));
             }
@@ -51,20 +46,12 @@ impl Session {
     }
 
     /// Sets the session (files included) back to a checkpoint.
-    pub(super) fn resume(&mut self, manifest: &Manifest) -> Result<(), StateError> {
+    pub(super) fn resume(&mut self, manifest: &Manifest<Progress>) -> Result<(), StateError> {
         self.checkpointer.restore_files(manifest)?;
-        self.conversation.replace(checkpoint::load_conversation(
-            self.checkpointer.snapshotter(),
-            manifest,
-        )?);
-        self.todos = TodoList::restored(manifest.todos.clone(), manifest.todo_next_id);
-        self.plan = manifest.plan.clone();
-        self.mode = manifest.mode;
+        let messages = checkpoint::load_conversation(self.checkpointer.snapshotter(), manifest)?;
+        self.state = SessionState::restored(manifest.session.clone(), messages, manifest.iteration);
         self.refresh_tools();
-        self.totals = manifest.usage;
-        self.iterations = manifest.iteration;
-        self.model_calls = manifest.model_calls;
-        self.model.resume_after(manifest.model_calls);
+        self.model.resume_after(self.state.progress.model_calls);
         Ok(())
     }
 
@@ -72,7 +59,8 @@ impl Session {
     /// `iteration`, then the end of this process.
     pub(super) fn roll_back(&mut self, iteration: u32) -> ExitReason {
         let path = checkpoint::manifest_path(&self.config.state.dir, iteration);
-        let restored = checkpoint::load_manifest(&path).and_then(|manifest| self.resume(&manifest));
+        let restored = checkpoint::load_manifest::<Progress>(&path)
+            .and_then(|manifest| self.resume(&manifest));
         match restored {
             Ok(()) => {
                 self.events.emit(Event::CheckpointRestored {

@@ -1,12 +1,18 @@
 //! The model's todo list: ids that stay the same across updates, and at
 //! most one item in progress.
 
+use serde::{Deserialize, Serialize};
+
 use crate::protocol::events::{Todo, TodoStatus};
 use crate::tools::interactive::{MAX_TODOS, TodoItem};
 
-#[derive(Debug, Default, Clone)]
+/// Kept in checkpoints under the manifest's names for the two fields.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TodoList {
+    #[serde(rename = "todos")]
     items: Vec<Todo>,
+    /// The last id handed out, so new ones stay unique after a restore.
+    #[serde(rename = "todo_next_id")]
     next_id: u32,
 }
 

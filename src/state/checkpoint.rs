@@ -9,13 +9,13 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::durable::Syncer;
 use super::snapshot::{Snapshotter, Tree, hash_bytes};
 use super::{SessionDir, StateError, write_private};
-use crate::model::{Message, Usage};
-use crate::protocol::events::{Mode, Todo};
+use crate::model::Message;
 
 pub const FORMAT_VERSION: u32 = 4;
 /// Format 2 stored the conversation as one flat list of message hashes;
@@ -36,23 +36,22 @@ struct ConversationIndex {
     tail: Vec<String>,
 }
 
+/// A checkpoint's manifest. `P` is the session's own state (mode, plan,
+/// todos, usage...): the session defines it and this module stores it
+/// flattened among the fields below, so a field the session adds needs no
+/// change here, and manifests of earlier formats, which wrote the same
+/// names at the top level, still load. (Unknown fields are not refused:
+/// serde cannot combine that with a flattened part.)
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Manifest {
+pub struct Manifest<P> {
     pub format: u32,
     pub session_id: String,
     pub iteration: u32,
     pub created: String,
     pub work_dir: String,
     pub model_alias: String,
-    pub mode: Mode,
-    pub plan: Option<String>,
-    pub todos: Vec<Todo>,
-    /// Todo ids handed out so far, so new ones stay unique after a restore.
-    pub todo_next_id: u32,
-    pub usage: Usage,
-    /// Model calls made so far (a scripted model resumes its script there).
-    pub model_calls: u32,
+    #[serde(flatten)]
+    pub session: P,
     /// The `_seq` of the last event written before this checkpoint.
     pub last_seq: u64,
     pub conversation: String,
@@ -60,18 +59,13 @@ pub struct Manifest {
     pub files_changed: u64,
 }
 
-/// Everything of the session a checkpoint keeps, besides the files.
-pub struct SessionState<'a> {
+/// What one save writes, besides the files.
+pub struct Checkpoint<'a, P> {
     pub session_id: &'a str,
     pub iteration: u32,
     pub work_dir: &'a Path,
     pub model_alias: &'a str,
-    pub mode: Mode,
-    pub plan: Option<&'a str>,
-    pub todos: &'a [Todo],
-    pub todo_next_id: u32,
-    pub usage: Usage,
-    pub model_calls: u32,
+    pub session: &'a P,
     pub last_seq: u64,
     pub conversation: &'a [Message],
     /// How many leading messages are the same as at the previous save:
@@ -126,7 +120,10 @@ impl Checkpointer {
     /// number of files changed since the previous one. It survives the
     /// death of this process once this returns, and a power cut once the
     /// background sync has run.
-    pub fn save(&mut self, state: &SessionState<'_>) -> Result<(PathBuf, u64), StateError> {
+    pub fn save<P: Serialize>(
+        &mut self,
+        state: &Checkpoint<'_, P>,
+    ) -> Result<(PathBuf, u64), StateError> {
         let (tree, _) = self.snapshot.scan()?;
         let (files_changed, tree_hash) = match &self.previous {
             Some(previous) => {
@@ -151,12 +148,7 @@ impl Checkpointer {
             created: crate::protocol::writer::timestamp_now(),
             work_dir: state.work_dir.display().to_string(),
             model_alias: state.model_alias.to_owned(),
-            mode: state.mode,
-            plan: state.plan.map(str::to_owned),
-            todos: state.todos.to_vec(),
-            todo_next_id: state.todo_next_id,
-            usage: state.usage,
-            model_calls: state.model_calls,
+            session: state.session,
             last_seq: state.last_seq,
             conversation: conversation_hash,
             tree: tree_hash.clone(),
@@ -178,7 +170,7 @@ impl Checkpointer {
 
     /// Stores the messages new since the previous save, the chunks they
     /// fill and the index naming them all; returns the index's hash.
-    fn store_conversation(&mut self, state: &SessionState<'_>) -> Result<String, StateError> {
+    fn store_conversation<P>(&mut self, state: &Checkpoint<'_, P>) -> Result<String, StateError> {
         let unchanged = state
             .unchanged_messages
             .min(self.message_hashes.len())
@@ -208,9 +200,9 @@ impl Checkpointer {
     }
 
     /// Puts the work dir back as it was at `manifest`.
-    pub fn restore_files(
+    pub fn restore_files<P>(
         &mut self,
-        manifest: &Manifest,
+        manifest: &Manifest<P>,
     ) -> Result<super::snapshot::Changes, StateError> {
         let tree = load_tree(&mut self.snapshot, manifest)?;
         let changes = self.snapshot.restore(&tree)?;
@@ -229,9 +221,9 @@ pub fn manifest_path(dir: &SessionDir, iteration: u32) -> PathBuf {
     dir.checkpoints().join(format!("{iteration:06}.json"))
 }
 
-pub fn load_manifest(path: &Path) -> Result<Manifest, StateError> {
+pub fn load_manifest<P: DeserializeOwned>(path: &Path) -> Result<Manifest<P>, StateError> {
     let text = std::fs::read(path).map_err(|err| StateError::io(path, err))?;
-    let manifest: Manifest = serde_json::from_slice(&text).map_err(|err| {
+    let manifest: Manifest<P> = serde_json::from_slice(&text).map_err(|err| {
         StateError::Invalid(format!("{} is not a checkpoint: {err}", path.display()))
     })?;
     if !READABLE_FORMATS.contains(&manifest.format) {
@@ -244,16 +236,19 @@ pub fn load_manifest(path: &Path) -> Result<Manifest, StateError> {
     Ok(manifest)
 }
 
-pub fn load_tree(snapshot: &mut Snapshotter, manifest: &Manifest) -> Result<Tree, StateError> {
+pub fn load_tree<P>(
+    snapshot: &mut Snapshotter,
+    manifest: &Manifest<P>,
+) -> Result<Tree, StateError> {
     Ok(Tree {
         entries: load_json(snapshot, &manifest.tree)?,
         folders: manifest.format >= FOLDERS_SINCE,
     })
 }
 
-pub fn load_conversation(
+pub fn load_conversation<P>(
     snapshot: &mut Snapshotter,
-    manifest: &Manifest,
+    manifest: &Manifest<P>,
 ) -> Result<Vec<Message>, StateError> {
     let hashes = match manifest.format {
         2 => load_json::<Vec<String>>(snapshot, &manifest.conversation)?,
@@ -304,7 +299,9 @@ pub fn session_dir_of(checkpoint: &Path) -> Result<SessionDir, StateError> {
 }
 
 /// The checkpoints of a session, oldest first.
-pub fn list(dir: &SessionDir) -> Result<Vec<(PathBuf, Manifest)>, StateError> {
+pub fn list<P: DeserializeOwned>(
+    dir: &SessionDir,
+) -> Result<Vec<(PathBuf, Manifest<P>)>, StateError> {
     let folder = dir.checkpoints();
     let entries = std::fs::read_dir(&folder).map_err(|err| StateError::io(&folder, err))?;
     let mut found = Vec::new();
@@ -323,8 +320,12 @@ pub fn list(dir: &SessionDir) -> Result<Vec<(PathBuf, Manifest)>, StateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::events::Mode;
     use crate::state::snapshot::Entry;
+    use serde_json::{Value, json};
+
+    fn load_manifest(path: &Path) -> Result<Manifest<Value>, StateError> {
+        super::load_manifest(path)
+    }
 
     /// A session folder and a work dir in a temp folder, and a
     /// checkpointer over them.
@@ -352,17 +353,13 @@ mod tests {
         }
 
         fn save(&mut self, conversation: &[Message], unchanged: usize, iteration: u32) -> PathBuf {
-            let state = SessionState {
+            let session = json!({"mode": "normal", "model_calls": iteration});
+            let state = Checkpoint {
                 session_id: "s",
                 iteration,
                 work_dir: &self.work,
                 model_alias: "m",
-                mode: Mode::Normal,
-                plan: None,
-                todos: &[],
-                todo_next_id: 0,
-                usage: crate::model::Usage::default(),
-                model_calls: iteration,
+                session: &session,
                 last_seq: 0,
                 conversation,
                 unchanged_messages: unchanged,

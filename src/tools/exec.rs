@@ -2,6 +2,8 @@
 //! `exec-log` while it runs, killed with its whole process group on timeout
 //! or cancel.
 
+use super::registry::ToolDef;
+use crate::protocol::events::ActivityKind;
 use std::ffi::OsString;
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
@@ -13,9 +15,9 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 use super::sandbox::{Policy, Sandbox};
-use super::{ToolContext, ToolOutput, elapsed_ms, procs};
+use super::{Report, ToolContext, ToolOutput, elapsed_ms, procs};
 use crate::protocol::events::ErrorCode;
-use crate::protocol::events::{Event, Mode, OutputStream};
+use crate::protocol::events::{Mode, OutputStream};
 
 pub const DESCRIPTION: &str = "Run a bash command in the work dir. Returns its output and exit code. Use timeout_ms for long commands.";
 
@@ -38,6 +40,18 @@ pub struct ExecArgs {
     pub command: String,
     #[serde(default)]
     pub timeout_ms: Option<u64>,
+}
+
+impl ToolDef for ExecArgs {
+    const NAME: &'static str = "exec";
+    const DESCRIPTION: &'static str = DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::RunningCommand;
+    fn schema() -> Value {
+        schema()
+    }
+    fn action(&self) -> Option<String> {
+        Some(format!("run: {}", self.command))
+    }
 }
 
 pub fn schema() -> Value {
@@ -195,20 +209,19 @@ impl ExecSettings {
             let policy = self.policy(ctx.mode);
             match capture_login_env(self, policy.as_ref(), &ctx.work_dir).await {
                 Ok(vars) => {
-                    let redactor = ctx.events.redactor();
                     for (name, value) in &vars {
                         let secret = name.to_str().is_some_and(|name| self.secret_names.is_match(name));
                         if let (true, Some(value)) = (secret, value.to_str()) {
-                            redactor.add_exact(value);
+                            ctx.report.report(Report::SecretValue(value));
                         }
                     }
                     scrub(vars.into_iter(), &self.secret_names)
                 }
                 Err(reason) => {
-                    ctx.events.emit(Event::warning(
-                        ErrorCode::LoginEnv,
-                        format!("the login environment could not be captured ({reason}); commands run with the agent's own environment"),
-                    ));
+                    ctx.report.report(Report::Warning {
+                        code: ErrorCode::LoginEnv,
+                        message: format!("the login environment could not be captured ({reason}); commands run with the agent's own environment"),
+                    });
                     self.base_env.clone()
                 }
             }
@@ -310,7 +323,7 @@ enum Ended {
     Cancelled,
 }
 
-pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput {
+pub async fn run(args: ExecArgs, ctx: &ToolContext) -> ToolOutput {
     if args.command.trim().is_empty() {
         return ToolOutput::fail("command is empty");
     }
@@ -380,14 +393,14 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
             read = read_some(&mut stdout, &mut out_buf), if stdout.is_some() => match read {
                 Some(n) => {
                     kept.push(&out_buf[..n]);
-                    streams[0].emit(ctx, call_id, &out_buf[..n], &mut streamed);
+                    streams[0].emit(ctx, &out_buf[..n], &mut streamed);
                 }
                 None => stdout = None,
             },
             read = read_some(&mut stderr, &mut err_buf), if stderr.is_some() => match read {
                 Some(n) => {
                     kept.push(&err_buf[..n]);
-                    streams[1].emit(ctx, call_id, &err_buf[..n], &mut streamed);
+                    streams[1].emit(ctx, &err_buf[..n], &mut streamed);
                 }
                 None => stderr = None,
             },
@@ -414,14 +427,14 @@ pub async fn run(args: ExecArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput
                 let now = tokio::time::Instant::now();
                 for stream in &mut streams {
                     if stream.due.is_some_and(|due| due <= now) {
-                        stream.flush(ctx, call_id, &mut streamed, false);
+                        stream.flush(ctx, &mut streamed, false);
                     }
                 }
             }
         }
     }
     for stream in &mut streams {
-        stream.flush(ctx, call_id, &mut streamed, true);
+        stream.flush(ctx, &mut streamed, true);
     }
     // The command itself has been waited for: what ended below it and was
     // re-parented here would stay a zombie for the rest of the session.
@@ -519,16 +532,16 @@ impl StreamState {
         }
     }
 
-    fn emit(&mut self, ctx: &ToolContext, call_id: &str, bytes: &[u8], streamed: &mut usize) {
+    fn emit(&mut self, ctx: &ToolContext, bytes: &[u8], streamed: &mut usize) {
         self.pending.push_str(&self.decoder.decode(bytes));
         if self.pending.len() >= MAX_CHUNK_BYTES {
-            self.flush(ctx, call_id, streamed, false);
+            self.flush(ctx, streamed, false);
             return;
         }
         if let Some(end) = self.pending.rfind('\n') {
             let rest = self.pending.split_off(end + 1);
             let lines = std::mem::replace(&mut self.pending, rest);
-            self.send(ctx, call_id, lines, streamed);
+            self.send(ctx, lines, streamed, false);
         }
         self.due = match (self.pending.is_empty(), self.due) {
             (true, _) => None,
@@ -539,44 +552,32 @@ impl StreamState {
 
     /// Sends what is pending. At the end of the stream also the bytes of
     /// an incomplete character; before that they wait for the rest.
-    fn flush(&mut self, ctx: &ToolContext, call_id: &str, streamed: &mut usize, at_end: bool) {
+    fn flush(&mut self, ctx: &ToolContext, streamed: &mut usize, at_end: bool) {
         let mut text = std::mem::take(&mut self.pending);
         if at_end {
             text.push_str(&self.decoder.finish());
         }
         self.due = None;
-        self.send_now(ctx, call_id, text, streamed);
+        self.send(ctx, text, streamed, true);
     }
 
-    fn send(&mut self, ctx: &ToolContext, call_id: &str, text: String, streamed: &mut usize) {
-        if let Some(event) = self.event(call_id, text, streamed) {
-            ctx.events.emit(event);
-        }
-    }
-
-    /// A partial line that waited long enough: shown now, not held for
-    /// the end of its last word.
-    fn send_now(&mut self, ctx: &ToolContext, call_id: &str, text: String, streamed: &mut usize) {
-        if let Some(event) = self.event(call_id, text, streamed) {
-            ctx.events.emit_now(event);
-        }
-    }
-
-    fn event(&mut self, call_id: &str, text: String, streamed: &mut usize) -> Option<Event> {
+    /// `now`: a partial line that waited long enough, shown at once
+    /// rather than held for the end of its last word.
+    fn send(&mut self, ctx: &ToolContext, text: String, streamed: &mut usize, now: bool) {
         if text.is_empty() || *streamed >= MAX_STREAMED_BYTES {
-            return None;
+            return;
         }
         *streamed += text.len();
-        let data = if *streamed >= MAX_STREAMED_BYTES {
+        let text = if *streamed >= MAX_STREAMED_BYTES {
             format!("{text}\n[... live output stops here; the tool result has the end]\n")
         } else {
             text
         };
-        Some(Event::ExecLog {
-            id: call_id.to_owned(),
+        ctx.report.report(Report::Output {
             stream: self.stream,
-            data,
-        })
+            text,
+            now,
+        });
     }
 }
 

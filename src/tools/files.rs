@@ -1,5 +1,7 @@
 //! The file tools: `read_file`, `write_file`, `edit_file`, `list_dir`.
 
+use super::registry::{Offered, ToolDef};
+use crate::protocol::events::ActivityKind;
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -9,10 +11,10 @@ use serde_json::{Value, json};
 
 use super::paths::{self, PathError};
 use super::truncate::floor_boundary;
-use super::{ToolContext, ToolOutput, edit};
+use super::{Report, ToolContext, ToolOutput, edit};
 use crate::model::Image;
 use crate::model::image;
-use crate::protocol::events::{Event, FileOp};
+use crate::protocol::events::FileOp;
 
 pub const READ_DESCRIPTION: &str =
     "Read a text file. Returns numbered lines. Use offset (1-based line) and limit for long files.";
@@ -45,11 +47,36 @@ pub struct ReadArgs {
     pub limit: Option<usize>,
 }
 
+impl ToolDef for ReadArgs {
+    const NAME: &'static str = "read_file";
+    const DESCRIPTION: &'static str = READ_DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::ReadingFile;
+    fn schema() -> Value {
+        read_schema()
+    }
+    fn action(&self) -> Option<String> {
+        Some(format!("read {}", self.path))
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WriteArgs {
     pub path: String,
     pub content: String,
+}
+
+impl ToolDef for WriteArgs {
+    const NAME: &'static str = "write_file";
+    const DESCRIPTION: &'static str = WRITE_DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::WritingFile;
+    const OFFERED: Offered = Offered::NotInPlan;
+    fn schema() -> Value {
+        write_schema()
+    }
+    fn action(&self) -> Option<String> {
+        Some(format!("write {}", self.path))
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -62,6 +89,19 @@ pub struct EditArgs {
     pub replace_all: bool,
 }
 
+impl ToolDef for EditArgs {
+    const NAME: &'static str = "edit_file";
+    const DESCRIPTION: &'static str = EDIT_DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::EditingFile;
+    const OFFERED: Offered = Offered::NotInPlan;
+    fn schema() -> Value {
+        edit_schema()
+    }
+    fn action(&self) -> Option<String> {
+        Some(format!("edit {}", self.path))
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ListArgs {
@@ -69,6 +109,15 @@ pub struct ListArgs {
     pub path: Option<String>,
     #[serde(default)]
     pub depth: Option<usize>,
+}
+
+impl ToolDef for ListArgs {
+    const NAME: &'static str = "list_dir";
+    const DESCRIPTION: &'static str = LIST_DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::ReadingFile;
+    fn schema() -> Value {
+        list_schema()
+    }
 }
 
 pub fn read_schema() -> Value {
@@ -197,7 +246,7 @@ pub async fn read(args: ReadArgs, ctx: &ToolContext) -> ToolOutput {
     let text = String::from_utf8_lossy(&bytes);
     // A slice of the file (an offset into a key block) must show masked
     // too; the whole file is at hand only here.
-    ctx.events.redactor().learn_private_keys(&text);
+    ctx.report.report(Report::MayHoldKeys(&text));
     let offset = args.offset.unwrap_or(1).max(1);
     let limit = args
         .limit
@@ -250,7 +299,7 @@ fn read_image(shown: &str, bytes: &[u8], media_type: &str, ctx: &ToolContext) ->
     }
 }
 
-pub async fn write(args: WriteArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput {
+pub async fn write(args: WriteArgs, ctx: &ToolContext) -> ToolOutput {
     let path = match resolve(ctx, &args.path) {
         Ok(path) => path,
         Err(fail) => return fail,
@@ -274,11 +323,10 @@ pub async fn write(args: WriteArgs, call_id: &str, ctx: &ToolContext) -> ToolOut
     let old_text = old.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
     if let Some(old_text) = &old_text {
         // The diff's context shows lines of the old content.
-        ctx.events.redactor().learn_private_keys(old_text);
+        ctx.report.report(Report::MayHoldKeys(old_text));
     }
     report_change(
         ctx,
-        call_id,
         &path,
         op,
         old_text.as_deref().unwrap_or(""),
@@ -295,7 +343,7 @@ pub async fn write(args: WriteArgs, call_id: &str, ctx: &ToolContext) -> ToolOut
     ))
 }
 
-pub async fn edit(args: EditArgs, call_id: &str, ctx: &ToolContext) -> ToolOutput {
+pub async fn edit(args: EditArgs, ctx: &ToolContext) -> ToolOutput {
     let path = match resolve(ctx, &args.path) {
         Ok(path) => path,
         Err(fail) => return fail,
@@ -311,7 +359,7 @@ pub async fn edit(args: EditArgs, call_id: &str, ctx: &ToolContext) -> ToolOutpu
         ));
     };
     // The diff's context shows lines of the old content.
-    ctx.events.redactor().learn_private_keys(&old);
+    ctx.report.report(Report::MayHoldKeys(&old));
     let edited = match edit::apply(&old, &args.old_string, &args.new_string, args.replace_all) {
         Ok(edited) => edited,
         Err(err) => return ToolOutput::fail(format!("{}: {err}", args.path)),
@@ -319,7 +367,7 @@ pub async fn edit(args: EditArgs, call_id: &str, ctx: &ToolContext) -> ToolOutpu
     if let Err(err) = write_atomically(&path, edited.content.as_bytes()) {
         return ToolOutput::fail(format!("cannot write {}: {err}", args.path));
     }
-    report_change(ctx, call_id, &path, FileOp::Update, &old, &edited.content);
+    report_change(ctx, &path, FileOp::Update, &old, &edited.content);
     ToolOutput::ok(format!(
         "edited {}: {} occurrence(s) replaced",
         args.path, edited.replaced
@@ -446,10 +494,9 @@ pub fn write_atomically(path: &Path, content: &[u8]) -> std::io::Result<()> {
     result
 }
 
-fn report_change(ctx: &ToolContext, call_id: &str, path: &Path, op: FileOp, old: &str, new: &str) {
+fn report_change(ctx: &ToolContext, path: &Path, op: FileOp, old: &str, new: &str) {
     let shown = paths::display(&ctx.work_dir, path);
-    ctx.events.emit(Event::FileComplete {
-        id: call_id.to_owned(),
+    ctx.report.report(Report::FileChanged {
         path: shown.clone(),
         op,
         bytes: new.len() as u64,

@@ -3,6 +3,8 @@
 //! here with the other tools; the session runs them, since they wait for a
 //! person or change the session's own state.
 
+use super::registry::{Offered, ToolDef};
+use crate::protocol::events::ActivityKind;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -23,6 +25,16 @@ pub struct TodoWriteArgs {
     pub todos: Vec<TodoItem>,
 }
 
+impl ToolDef for TodoWriteArgs {
+    const NAME: &'static str = "todo_write";
+    const DESCRIPTION: &'static str = TODO_DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::CreatingTodos;
+    const IN_SESSION: bool = true;
+    fn schema() -> Value {
+        todo_schema()
+    }
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TodoItem {
@@ -40,10 +52,31 @@ pub struct AskUserArgs {
     pub options: Option<Vec<String>>,
 }
 
+impl ToolDef for AskUserArgs {
+    const NAME: &'static str = "ask_user";
+    const DESCRIPTION: &'static str = ASK_DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::AskingUser;
+    const IN_SESSION: bool = true;
+    fn schema() -> Value {
+        ask_schema()
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WritePlanArgs {
     pub plan: String,
+}
+
+impl ToolDef for WritePlanArgs {
+    const NAME: &'static str = "write_plan";
+    const DESCRIPTION: &'static str = PLAN_DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::Planning;
+    const OFFERED: Offered = Offered::OnlyInPlan;
+    const IN_SESSION: bool = true;
+    fn schema() -> Value {
+        plan_schema()
+    }
 }
 
 pub fn todo_schema() -> Value {

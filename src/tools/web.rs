@@ -5,6 +5,8 @@
 //! metadata addresses are refused after DNS resolution (the address
 //! checked is the one connected to) and again on every redirect.
 
+use super::registry::ToolDef;
+use crate::protocol::events::ActivityKind;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,6 +30,18 @@ const TEXT_WIDTH: usize = 100;
 #[serde(deny_unknown_fields)]
 pub struct FetchArgs {
     pub url: String,
+}
+
+impl ToolDef for FetchArgs {
+    const NAME: &'static str = "web_fetch";
+    const DESCRIPTION: &'static str = DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::FetchingUrl;
+    fn schema() -> Value {
+        schema()
+    }
+    fn action(&self) -> Option<String> {
+        Some(format!("fetch {}", self.url))
+    }
 }
 
 pub fn schema() -> Value {

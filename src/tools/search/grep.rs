@@ -242,10 +242,7 @@ const MAX_KEY_FILES_LEARNED: usize = 32;
 /// shown line looks like a key body line (base64 only), its file is read
 /// for key blocks, so those lines are masked. Ordinary source lines cost
 /// nothing but this look at them.
-pub(super) fn learn_keys_shown(
-    outcome: &GrepOutcome,
-    redactor: &crate::protocol::redact::Redactor,
-) {
+pub(super) fn learn_keys_shown(outcome: &GrepOutcome, report: &dyn crate::tools::Reporter) {
     let looks_like_key_line = |text: &[u8]| {
         text.len() >= crate::protocol::redact::MIN_KEY_LINE_LEN
             && text
@@ -261,7 +258,7 @@ pub(super) fn learn_keys_shown(
                 .any(|line| looks_like_key_line(&file.text[line.start..line.end]))
         })
         .take(MAX_KEY_FILES_LEARNED)
-        .for_each(|file| redactor.learn_private_keys_in_file(&file.path));
+        .for_each(|file| report.report(crate::tools::Report::FileMayHoldKeys(&file.path)));
 }
 
 fn build_matcher(options: &GrepOptions) -> Result<RegexMatcher, SearchError> {

@@ -16,6 +16,8 @@ mod glob;
 mod grep;
 mod walk;
 
+use crate::protocol::events::ActivityKind;
+use crate::tools::registry::ToolDef;
 use std::fmt::Write as _;
 use std::io;
 use std::path::PathBuf;
@@ -58,6 +60,15 @@ pub struct GlobArgs {
     pub path: Option<String>,
 }
 
+impl ToolDef for GlobArgs {
+    const NAME: &'static str = "glob";
+    const DESCRIPTION: &'static str = GLOB_DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::Searching;
+    fn schema() -> Value {
+        glob_schema()
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GrepArgs {
@@ -76,6 +87,15 @@ pub struct GrepArgs {
     pub file_type: Option<String>,
     #[serde(default)]
     pub max_results: Option<usize>,
+}
+
+impl ToolDef for GrepArgs {
+    const NAME: &'static str = "grep";
+    const DESCRIPTION: &'static str = GREP_DESCRIPTION;
+    const ACTIVITY: ActivityKind = ActivityKind::Searching;
+    fn schema() -> Value {
+        grep_schema()
+    }
 }
 
 pub fn glob_schema() -> Value {
@@ -206,11 +226,11 @@ pub async fn grep(args: GrepArgs, ctx: &ToolContext) -> ToolOutput {
             .clamp(1, MAX_GREP_RESULTS),
     };
     let task_options = options.clone();
-    let events = ctx.events.clone();
+    let report = ctx.report.clone();
     let searched = off_the_loop(ctx, move |stop| {
         let found = grep_dir(&root, &task_options, stop);
         if let Ok(outcome) = &found {
-            grep::learn_keys_shown(outcome, events.redactor());
+            grep::learn_keys_shown(outcome, report.as_ref());
         }
         found
     })
