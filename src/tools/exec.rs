@@ -336,11 +336,32 @@ pub async fn run(args: ExecArgs, ctx: &ToolContext) -> ToolOutput {
     let Some(env) = settings.environment(ctx).await else {
         return ToolOutput::fail("[cancelled before the command started]");
     };
+    let start = Instant::now();
+    let mut child = match spawn(ctx, env, &args.command) {
+        Ok(child) => child,
+        Err(err) => return ToolOutput::fail(format!("cannot start {}: {err}", settings.shell)),
+    };
+    let watched = match watch(&mut child, ctx, timeout).await {
+        Ok(watched) => watched,
+        Err(err) => return ToolOutput::fail(format!("lost track of the command: {err}")),
+    };
+    // The command itself has been waited for: what ended below it and was
+    // re-parented here would stay a zombie for the rest of the session.
+    procs::reap_orphans();
+    answer(watched, elapsed_ms(start), timeout, settings.drain_timeout)
+}
+
+/// Starts the command in the sandbox the mode asks for.
+fn spawn(
+    ctx: &ToolContext,
+    env: &[(OsString, OsString)],
+    line: &str,
+) -> std::io::Result<tokio::process::Child> {
+    let settings = &ctx.exec;
     let policy = settings.policy(ctx.mode);
-    let mut command =
-        settings
-            .sandbox
-            .command(policy.as_ref(), &settings.shell, &["-c", &args.command]);
+    let mut command = settings
+        .sandbox
+        .command(policy.as_ref(), &settings.shell, &["-c", line]);
     command
         .current_dir(&ctx.work_dir)
         .env_clear()
@@ -357,11 +378,24 @@ pub async fn run(args: ExecArgs, ctx: &ToolContext) -> ToolOutput {
         // must not even try.
         command.env("GIT_OPTIONAL_LOCKS", "0");
     }
-    let start = Instant::now();
-    let mut child = match command.spawn() {
-        Ok(child) => child,
-        Err(err) => return ToolOutput::fail(format!("cannot start {}: {err}", settings.shell)),
-    };
+    command.spawn()
+}
+
+/// What watching a command to its end found.
+struct Watched {
+    kept: HeadTail,
+    ended: Ended,
+    /// A background process held the pipes open past the drain timeout.
+    abandoned_pipes: bool,
+}
+
+/// Reads the command's output (kept for the model, reported live) until
+/// it exits and its pipes close, killing its tree on timeout or cancel.
+async fn watch(
+    child: &mut tokio::process::Child,
+    ctx: &ToolContext,
+    timeout: Duration,
+) -> std::io::Result<Watched> {
     // The command leads its own process group (the trampoline's `setsid`,
     // or `process_group(0)` without it).
     let group = child
@@ -384,10 +418,7 @@ pub async fn run(args: ExecArgs, ctx: &ToolContext) -> ToolOutput {
     let mut drain_until: Option<tokio::time::Instant> = None;
     let mut abandoned_pipes = false;
 
-    loop {
-        if stdout.is_none() && stderr.is_none() && exit.is_some() {
-            break;
-        }
+    while stdout.is_some() || stderr.is_some() || exit.is_none() {
         let linger_until = streams.iter().filter_map(|stream| stream.due).min();
         tokio::select! {
             read = read_some(&mut stdout, &mut out_buf), if stdout.is_some() => match read {
@@ -405,11 +436,8 @@ pub async fn run(args: ExecArgs, ctx: &ToolContext) -> ToolOutput {
                 None => stderr = None,
             },
             status = child.wait(), if exit.is_none() => {
-                match status {
-                    Ok(status) => exit = Some(status),
-                    Err(err) => return ToolOutput::fail(format!("lost track of the command: {err}")),
-                }
-                drain_until = Some(tokio::time::Instant::now() + settings.drain_timeout);
+                exit = Some(status?);
+                drain_until = Some(tokio::time::Instant::now() + ctx.exec.drain_timeout);
             }
             () = &mut deadline, if ended.is_none() && exit.is_none() => {
                 ended = Some(Ended::TimedOut);
@@ -436,21 +464,25 @@ pub async fn run(args: ExecArgs, ctx: &ToolContext) -> ToolOutput {
     for stream in &mut streams {
         stream.flush(ctx, &mut streamed, true);
     }
-    // The command itself has been waited for: what ended below it and was
-    // re-parented here would stay a zombie for the rest of the session.
-    procs::reap_orphans();
-    let status = exit.map(Ended::Exited);
-    let ended = match (ended, status) {
+    let ended = match (ended, exit) {
         (Some(reason), _) => reason,
-        (None, Some(status)) => status,
+        (None, Some(status)) => Ended::Exited(status),
         (None, None) => Ended::Cancelled,
     };
-    let duration = elapsed_ms(start);
-    let mut output = kept.into_string();
+    Ok(Watched {
+        kept,
+        ended,
+        abandoned_pipes,
+    })
+}
+
+/// The output the model reads, with a footer saying how the command ended.
+fn answer(watched: Watched, duration: u64, timeout: Duration, drain: Duration) -> ToolOutput {
+    let mut output = watched.kept.into_string();
     if !output.is_empty() && !output.ends_with('\n') {
         output.push('\n');
     }
-    let (ok, footer) = match ended {
+    let (ok, footer) = match watched.ended {
         Ended::Exited(status) => match (status.code(), status.signal()) {
             (Some(0), _) => (true, format!("[exit code 0, {duration} ms]")),
             (Some(code), _) => (false, format!("[exit code {code}, {duration} ms]")),
@@ -470,10 +502,10 @@ pub async fn run(args: ExecArgs, ctx: &ToolContext) -> ToolOutput {
         ),
     };
     output.push_str(&footer);
-    if abandoned_pipes {
+    if watched.abandoned_pipes {
         output.push_str(&format!(
             "\n[a background process still holds the output open; stopped reading {} ms after the command exited]",
-            settings.drain_timeout.as_millis()
+            drain.as_millis()
         ));
     }
     ToolOutput {
