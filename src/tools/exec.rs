@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 use super::sandbox::{Policy, Sandbox};
+use super::truncate::HeadTail;
 use super::{Report, ToolContext, ToolOutput, elapsed_ms, procs};
 use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Mode, OutputStream};
@@ -28,8 +29,9 @@ pub const MAX_TIMEOUT_MS: u64 = 600_000;
 /// After the command exits, how long its pipes are still read: a background
 /// process it started may hold them open forever.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
-/// Output kept for the model: head and tail of this many bytes each.
-pub const KEEP_BYTES: usize = 512 * 1024;
+/// Output kept for the model: its head and tail within the model's limit,
+/// with room for the footer, so the session never cuts it a second time.
+pub const KEEP_BYTES: usize = super::MODEL_OUTPUT_LIMIT - 512;
 /// `exec-log` stops after this many bytes per call (the rest still reaches
 /// the model's head and tail), so stdout is never flooded.
 pub const MAX_STREAMED_BYTES: usize = 1024 * 1024;
@@ -478,7 +480,7 @@ async fn watch(
 
 /// The output the model reads, with a footer saying how the command ended.
 fn answer(watched: Watched, duration: u64, timeout: Duration, drain: Duration) -> ToolOutput {
-    let mut output = watched.kept.into_string();
+    let mut output = watched.kept.finish();
     if !output.is_empty() && !output.ends_with('\n') {
         output.push('\n');
     }
@@ -659,56 +661,6 @@ impl Utf8Carry {
     }
 }
 
-/// Keeps the first and the last `half` bytes of a stream of any length.
-struct HeadTail {
-    half: usize,
-    head: Vec<u8>,
-    tail: Vec<u8>,
-    dropped: usize,
-}
-
-impl HeadTail {
-    fn new(half: usize) -> Self {
-        HeadTail {
-            half,
-            head: Vec::new(),
-            tail: Vec::new(),
-            dropped: 0,
-        }
-    }
-
-    fn push(&mut self, mut bytes: &[u8]) {
-        if self.head.len() < self.half {
-            let take = (self.half - self.head.len()).min(bytes.len());
-            self.head.extend_from_slice(&bytes[..take]);
-            bytes = &bytes[take..];
-        }
-        self.tail.extend_from_slice(bytes);
-        if self.tail.len() > 2 * self.half {
-            let excess = self.tail.len() - self.half;
-            self.tail.drain(..excess);
-            self.dropped += excess;
-        }
-    }
-
-    fn into_string(mut self) -> String {
-        if self.tail.len() > self.half {
-            let excess = self.tail.len() - self.half;
-            self.tail.drain(..excess);
-            self.dropped += excess;
-        }
-        let mut text = String::from_utf8_lossy(&self.head).into_owned();
-        if self.dropped > 0 {
-            text.push_str(&format!(
-                "\n[... {} bytes of output left out ...]\n",
-                self.dropped
-            ));
-        }
-        text.push_str(&String::from_utf8_lossy(&self.tail));
-        text
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -724,17 +676,5 @@ mod tests {
         out.push_str(&carry.finish());
         assert_eq!(out, "aé€😀");
         assert_eq!(carry.decode(b"x\xffy"), "x\u{FFFD}y");
-    }
-
-    #[test]
-    fn head_tail_keeps_both_ends() {
-        let mut kept = HeadTail::new(4);
-        for chunk in [b"abc".as_slice(), b"defgh", b"ijklmnop", b"qrstuvwxyz"] {
-            kept.push(chunk);
-        }
-        assert_eq!(
-            kept.into_string(),
-            "abcd\n[... 18 bytes of output left out ...]\nwxyz"
-        );
     }
 }
