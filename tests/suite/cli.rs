@@ -3,7 +3,7 @@
 use super::TestEnv;
 
 fn usage_error(args: &[&str]) -> String {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let output = env
         .command(args)
         .stdin(std::process::Stdio::null())
@@ -62,7 +62,7 @@ fn version_names_the_build() {
 
 #[test]
 fn session_start_carries_the_same_version() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(serde_json::json!({"turns": [{"text": "hi"}]}));
     let run = env.run_script(&script, "x", &["--session-id", "my-session.1"]);
     assert_eq!(run.one("session-start")["version"], agent::VERSION);
@@ -128,7 +128,7 @@ fn strayl_variables_are_fallbacks() {
 
 #[test]
 fn bad_config_file_is_a_usage_error() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     std::fs::write(&env.config, "[retry]\nmax_attempts = \"lots\"\n").unwrap();
     let output = env
         .command(&["--prompt", "x"])
@@ -141,7 +141,7 @@ fn bad_config_file_is_a_usage_error() {
 
 #[test]
 fn a_prompt_may_start_with_a_dash() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(serde_json::json!({"turns": [{"text": "ok"}]}));
     let run = env.run_script(
         &script,
@@ -157,7 +157,7 @@ fn a_prompt_may_start_with_a_dash() {
 
 #[test]
 fn a_usage_error_leaves_nothing_on_disk() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(serde_json::json!({"turns": [{"text": "ok"}]}));
     let missing_image = env.root.path().join("missing.png");
     let hitl = env.root.path().join("hitl/new");
@@ -194,7 +194,7 @@ fn a_usage_error_leaves_nothing_on_disk() {
 
 #[test]
 fn a_session_live_in_another_process_is_a_machine_error() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(serde_json::json!({"turns": [
         {"tool_calls": [{"name": "ask_user", "args": {"question": "wait?"}}]},
         {"text": "done"}

@@ -18,7 +18,7 @@ fn gated_script(env: &TestEnv) -> std::path::PathBuf {
 
 #[test]
 fn bad_stdin_lines_get_an_ack_and_an_error_and_the_session_goes_on() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = gated_script(&env);
     let mut agent = env.spawn_script(&script, "wait", &[]);
     agent.wait_for("the gated command", |e| e["type"] == "exec-log");
@@ -154,7 +154,7 @@ fn alive(pid: i32) -> bool {
 }
 
 fn cancel_kills_the_tree(stop: impl FnOnce(&mut super::Running)) -> super::Finished {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "exec", "args": {"command":
             "(sleep 300 & echo $! > grandchild.pid; wait) & echo $! > child.pid; sleep 300 & echo $! > sleeper.pid; echo started; wait"}}]},
@@ -240,7 +240,7 @@ fn cancel_during_the_model_stream() {
 
 #[test]
 fn end_of_stdin_is_not_a_cancel() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "exec", "args": {"command": "sleep 0.3"}}]},
         {"text": "done"}
@@ -253,7 +253,7 @@ fn end_of_stdin_is_not_a_cancel() {
 
 #[test]
 fn broken_stdout_pipe_does_not_crash_the_agent() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "exec", "args": {"command": "sleep 0.2; echo more output"}},
                         {"name": "write_file", "args": {"path": "after.txt", "content": "written"}}]},

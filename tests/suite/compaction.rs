@@ -7,12 +7,10 @@ use super::mock::{MockServer, Reply, openai};
 use super::{TestEnv, messages};
 
 fn small_window(env: &TestEnv) {
-    let mut config = std::fs::read_to_string(&env.config).unwrap();
-    config.push_str(
+    env.add_config(
         "[models.small]\nformat = \"openai\"\nmodel = \"small-model\"\ncontext_window = 8000\n\
          [compaction]\nthreshold = 0.8\nkeep_recent_turns = 1\n",
     );
-    std::fs::write(&env.config, config).unwrap();
 }
 
 const BIG: &str = "head -c 40000 /dev/zero | tr '\\0' 'a'";

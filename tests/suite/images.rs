@@ -84,7 +84,7 @@ fn image_flag_downloads_a_url() {
 
 #[test]
 fn bad_images_are_usage_errors() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let text = env.root.path().join("notes.png");
     std::fs::write(&text, "not an image").unwrap();
     let cases: [(&[&str], &str); 3] = [
@@ -155,7 +155,7 @@ fn read_file_returns_an_image_to_a_model_that_takes_images() {
 
 #[test]
 fn read_file_describes_an_image_to_a_text_only_model() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     std::fs::write(env.work.join("dot.png"), PNG).unwrap();
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "read_file", "args": {"path": "dot.png"}}]}, {"text": "ok"}

@@ -43,7 +43,7 @@ fn answered_by_file(env: &TestEnv, hitl_dir: &Path, request_dir: &Path) {
 
 #[test]
 fn a_missing_hitl_dir_is_made_private_with_its_parents() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     // The plan passes `/tmp/hitl` without making it; here two levels are
     // missing.
     let parent = env.root.path().join("made");
@@ -55,7 +55,7 @@ fn a_missing_hitl_dir_is_made_private_with_its_parents() {
 
 #[test]
 fn an_existing_hitl_dir_is_used_as_it_is_also_through_a_symlink() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let target = env.root.path().join("shared-hitl");
     std::fs::create_dir(&target).unwrap();
     std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o750)).unwrap();
@@ -84,7 +84,7 @@ fn usage_error(env: &TestEnv, hitl_dir: &Path) -> String {
 
 #[test]
 fn a_hitl_dir_that_is_a_file_or_a_dangling_symlink_is_a_usage_error() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let file = env.root.path().join("hitl-file");
     std::fs::write(&file, "not a folder").unwrap();
     let message = usage_error(&env, &file);
@@ -112,7 +112,7 @@ fn a_hitl_dir_that_is_a_file_or_a_dangling_symlink_is_a_usage_error() {
 /// stream there is event lines from its first byte.
 #[test]
 fn a_pipe_gets_event_lines_from_the_first_byte() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [{"text": "hi"}]}));
     let output = env
         .script_command(&script, "x", &[])

@@ -16,6 +16,7 @@ mod runner;
 mod sandbox;
 mod search;
 mod secrets;
+mod snap;
 mod state;
 mod streaming;
 mod tool_loop;
@@ -319,13 +320,6 @@ impl Finished {
         self.end()["exit_reason"].as_str().unwrap_or("")
     }
 
-    pub fn types(&self) -> Vec<&str> {
-        self.events
-            .iter()
-            .map(|event| event["type"].as_str().unwrap())
-            .collect()
-    }
-
     pub fn tool_results(&self) -> Vec<&Value> {
         self.of_type("tool-result")
     }
@@ -399,4 +393,45 @@ pub fn messages(request: &mock::Recorded) -> Vec<Value> {
         .as_array()
         .cloned()
         .unwrap_or_default()
+}
+
+/// The scripted model's commonest session: one turn of these tool calls,
+/// then the answer "done".
+pub fn one_turn(calls: Value) -> Value {
+    serde_json::json!({"turns": [{"tool_calls": calls}, {"text": "done"}]})
+}
+
+/// An `exec` call for each command.
+pub fn exec_calls(commands: &[&str]) -> Value {
+    commands
+        .iter()
+        .map(|command| serde_json::json!({"name": "exec", "args": {"command": command}}))
+        .collect()
+}
+
+impl TestEnv {
+    /// An environment for the scripted model: no server, and a model call
+    /// would find nobody listening (port 9).
+    pub fn offline() -> TestEnv {
+        TestEnv::new("http://127.0.0.1:9/unused")
+    }
+
+    /// Appends TOML to the config file.
+    pub fn add_config(&self, toml: &str) {
+        let mut config = std::fs::read_to_string(&self.config).unwrap();
+        config.push_str(toml);
+        std::fs::write(&self.config, config).unwrap();
+    }
+
+    /// The scripted model makes `calls` in one turn, then answers "done";
+    /// the flags `more`; run to the end with `stdin` closed.
+    pub fn run_calls(&self, calls: Value, more: &[&str]) -> Finished {
+        let script = self.script(one_turn(calls));
+        self.run_script(&script, "go", more)
+    }
+
+    /// [`TestEnv::run_calls`] with an `exec` call for each command.
+    pub fn run_commands(&self, commands: &[&str], more: &[&str]) -> Finished {
+        self.run_calls(exec_calls(commands), more)
+    }
 }

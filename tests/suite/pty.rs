@@ -16,7 +16,7 @@ const GATED: &str = "echo waiting; for i in $(seq 600); do [ -f go ] && break; s
 
 #[test]
 fn sixteen_kib_command_through_a_pty_is_read_whole_and_not_echoed() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "exec", "args": {"command": GATED}}]},
         {"text": "got it"}
@@ -184,7 +184,7 @@ fn check_events(events: &[Value]) -> Vec<Value> {
 
 #[test]
 fn launched_through_a_shell_as_the_plan_does_session_start_is_the_first_event() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "exec", "args": {"command": "echo hi"}}]},
         {"text": "not reached: one iteration only"}
@@ -213,7 +213,7 @@ fn launched_through_a_shell_as_the_plan_does_session_start_is_the_first_event() 
 
 #[test]
 fn input_typed_ahead_of_the_agent_reaches_it_and_a_stray_line_is_not_fatal() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "exec", "args": {"command": GATED}}]},
         {"text": "done"}
@@ -273,7 +273,7 @@ fn input_typed_ahead_of_the_agent_reaches_it_and_a_stray_line_is_not_fatal() {
 
 #[test]
 fn attach_launched_through_a_shell_loses_no_line_either() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "exec", "args": {"command": GATED}}]},
         {"text": "done"}

@@ -5,9 +5,9 @@ use serde_json::{Value, json};
 
 use super::TestEnv;
 
-fn run_script(env: &TestEnv, calls: Value) -> super::Finished {
-    let script = env.script(json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}));
-    let run = env.run_script(&script, "search", &[]);
+/// [`TestEnv::run_calls`], which must complete.
+fn run_calls(env: &TestEnv, calls: Value) -> super::Finished {
+    let run = env.run_calls(calls, &[]);
     assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
     run
 }
@@ -32,7 +32,7 @@ fn outputs(run: &super::Finished) -> Vec<(bool, String)> {
 
 #[test]
 fn grep_skips_ignored_hidden_and_binary_files_in_path_order() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     write(&env, ".gitignore", b"target/\n*.log\n");
     write(
         &env,
@@ -45,7 +45,7 @@ fn grep_skips_ignored_hidden_and_binary_files_in_path_order() {
     write(&env, "build.log", b"TODO: log\n");
     write(&env, ".cache/x.txt", b"TODO: hidden\n");
     write(&env, "image.bin", b"TODO: \0\x01binary\n");
-    let run = run_script(
+    let run = run_calls(
         &env,
         json!([
             {"name": "grep", "args": {"pattern": "TODO"}},
@@ -81,7 +81,7 @@ fn grep_skips_ignored_hidden_and_binary_files_in_path_order() {
 
 #[test]
 fn grep_options_case_literal_context_type_and_glob() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     write(
         &env,
         "src/lib.rs",
@@ -89,7 +89,7 @@ fn grep_options_case_literal_context_type_and_glob() {
     );
     write(&env, "tool.py", b"def parse(x):\n    return x.len()\n");
     write(&env, "notes.md", b"call parse() first\n");
-    let run = run_script(
+    let run = run_calls(
         &env,
         json!([
             {"name": "grep", "args": {"pattern": "fn parse", "case_insensitive": true}},
@@ -127,9 +127,9 @@ fn grep_options_case_literal_context_type_and_glob() {
 
 #[test]
 fn a_fixed_string_with_regex_metacharacters_is_found_literally() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     write(&env, "a.txt", b"price: $5.00 (net)\nprice: 5500 net\n");
-    let run = run_script(
+    let run = run_calls(
         &env,
         json!([
             {"name": "grep", "args": {"pattern": "$5.00 (net)", "fixed_strings": true}},
@@ -164,7 +164,7 @@ fn a_fixed_string_with_regex_metacharacters_is_found_literally() {
 
 #[test]
 fn a_capped_search_says_how_much_there_was_and_is_the_same_every_time() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     for n in 0..60 {
         write(
             &env,
@@ -172,7 +172,7 @@ fn a_capped_search_says_how_much_there_was_and_is_the_same_every_time() {
             b"match one\nno\nmatch two\n",
         );
     }
-    let run = run_script(
+    let run = run_calls(
         &env,
         json!([
             {"name": "grep", "args": {"pattern": "match", "max_results": 3}},
@@ -204,11 +204,11 @@ fn a_capped_search_says_how_much_there_was_and_is_the_same_every_time() {
 
 #[test]
 fn search_paths_outside_the_work_dir_are_refused() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     std::fs::write(env.root.path().join("outside.txt"), "secret outside\n").unwrap();
     std::os::unix::fs::symlink(env.root.path(), env.work.join("escape")).unwrap();
     write(&env, "inside.txt", b"secret inside\n");
-    let run = run_script(
+    let run = run_calls(
         &env,
         json!([
             {"name": "grep", "args": {"pattern": "secret", "path": ".."}},
@@ -241,8 +241,8 @@ fn search_paths_outside_the_work_dir_are_refused() {
 
 #[test]
 fn unknown_search_arguments_are_refused() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let run = run_script(
+    let env = TestEnv::offline();
+    let run = run_calls(
         &env,
         json!([
             {"name": "grep", "args": {"pattern": "x", "regex": true}},

@@ -11,7 +11,7 @@ const DB_PASSWORD: &str = "correct-horse-battery-staple";
 
 #[test]
 fn token_and_secret_vars_never_reach_children_or_stdout() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"tool_calls": [
             {"name": "exec", "args": {"command": "env > env.txt; env; echo \"token=$AGENT_API_KEY db=$MY_DB_PASSWORD\""}},
@@ -76,7 +76,7 @@ fn token_and_secret_vars_never_reach_children_or_stdout() {
 
 #[test]
 fn planted_cloud_keys_are_masked_in_events_but_written_to_disk_unchanged() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let credentials = format!(
         "[default]\naws_access_key_id = {FAKE_AWS_KEY}\naws_secret_access_key = {FAKE_AWS_SECRET}\n"
     );
@@ -152,7 +152,7 @@ fn assert_no_fragment(lines: &[String], secrets: &[&str], min: usize) {
 
 #[test]
 fn a_secret_cut_by_a_forced_flush_is_still_masked() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     std::fs::write(env.work.join("tok.txt"), GITHUB_TOKEN).unwrap();
     std::fs::write(env.work.join("pw.txt"), DB_PASSWORD).unwrap();
     // Secrets straddling the 8 KiB flushes of a partial line: output that
@@ -209,7 +209,7 @@ fn a_secret_cut_by_a_forced_flush_is_still_masked() {
 
 #[test]
 fn a_secret_across_the_cut_of_a_long_minified_line_is_masked() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     // One minified JSON line: its URL holds the whole run, so past 4 KiB
     // it is cut 512 bytes before the end of each 8 KiB piece, at 8192k -
     // 512. A secret sits across each of those cuts, at a different offset.
@@ -272,7 +272,7 @@ fn fake_key(lines: &[String]) -> String {
 
 #[test]
 fn private_key_lines_are_masked_however_they_are_read() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let lines = fake_key_lines();
     std::fs::create_dir_all(env.work.join("deploy")).unwrap();
     std::fs::write(env.work.join("deploy/id_rsa"), fake_key(&lines)).unwrap();
@@ -334,7 +334,7 @@ fn percent_encoded(value: &str, lower: bool, plus_for_space: bool) -> String {
 fn encoded_forms_of_a_secret_value_are_masked() {
     use base64::Engine;
     use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     std::fs::write(env.work.join("pw.txt"), ODD_PASSWORD).unwrap();
     let url_forms = [
         percent_encoded(ODD_PASSWORD, false, false),
@@ -391,10 +391,8 @@ fn encoded_forms_of_a_secret_value_are_masked() {
 
 #[test]
 fn hitl_request_files_are_masked_like_events() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let mut config = std::fs::read_to_string(&env.config).unwrap();
-    config.push_str("[approval]\ndefault = \"allow\"\n[[approval.exec]]\npattern = \"touch *\"\ndecision = \"ask\"\n");
-    std::fs::write(&env.config, config).unwrap();
+    let env = TestEnv::offline();
+    env.add_config("[approval]\ndefault = \"allow\"\n[[approval.exec]]\npattern = \"touch *\"\ndecision = \"ask\"\n");
     let dir = env.root.path().join("hitl");
     std::fs::create_dir(&dir).unwrap();
     let script = env.script(json!({"turns": [
@@ -433,7 +431,7 @@ fn hitl_request_files_are_masked_like_events() {
 
 #[test]
 fn look_alikes_are_shown_and_literal_secrets_masked() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let look_alikes = [
         "AGENT_API_KEY=unset",
         "OLDPWD=/home/agent/src",

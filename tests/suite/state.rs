@@ -77,7 +77,7 @@ fn checkpoint_path(run_events: &[Value], iteration: u64) -> String {
 #[test]
 fn rollback_puts_files_back_exactly() {
     for target in [1u64, 0] {
-        let env = TestEnv::new("http://127.0.0.1:9/unused");
+        let env = TestEnv::offline();
         seed(&env.work);
         let before = files(&env.work);
         let script = changing_script(&env);
@@ -122,7 +122,7 @@ fn rollback_puts_files_back_exactly() {
 
 #[test]
 fn checkpoints_are_saved_after_every_iteration_with_what_changed() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     seed(&env.work);
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "write_file", "args": {"path": "a.txt", "content": "a"}}]},
@@ -193,7 +193,7 @@ fn restore_continues_the_conversation_in_a_new_process() {
 
 #[test]
 fn sigkill_mid_iteration_loses_only_that_iteration() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     seed(&env.work);
     let script = changing_script(&env);
     let mut agent = env.spawn_script(&script, "x", &["--session-id", "killed"]);
@@ -233,12 +233,12 @@ fn sigkill_mid_iteration_loses_only_that_iteration() {
 #[test]
 fn state_folder_is_private() {
     use std::os::unix::fs::PermissionsExt;
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     seed(&env.work);
-    let script = env.script(json!({"turns": [
-        {"tool_calls": [{"name": "write_file", "args": {"path": "a.txt", "content": "a"}}]}, {"text": "done"}
-    ]}));
-    env.run_script(&script, "x", &["--session-id", "private"]);
+    env.run_calls(
+        json!([{"name": "write_file", "args": {"path": "a.txt", "content": "a"}}]),
+        &["--session-id", "private"],
+    );
     let mut stack = vec![env.state_dir()];
     let mut checked = 0;
     while let Some(dir) = stack.pop() {
@@ -277,7 +277,7 @@ fn state_folder_is_private() {
 
 #[test]
 fn retention_removes_old_and_oversized_sessions_but_not_live_ones() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let sessions = env.state_dir().join("sessions");
     let old = sessions.join("old-one");
     std::fs::create_dir_all(&old).unwrap();
@@ -302,13 +302,8 @@ fn retention_removes_old_and_oversized_sessions_but_not_live_ones() {
             .set_modified(when)
             .unwrap();
     }
-    let mut config = std::fs::read_to_string(&env.config).unwrap();
-    config.push_str("[state]\nretention_days = 30\nmax_total_mb = 20\n");
-    std::fs::write(&env.config, config).unwrap();
-    let script = env.script(json!({"turns": [
-        {"tool_calls": [{"name": "exec", "args": {"command": "sleep 1"}}]}, {"text": "done"}
-    ]}));
-    let run = env.run_script(&script, "x", &["--session-id", "current"]);
+    env.add_config("[state]\nretention_days = 30\nmax_total_mb = 20\n");
+    let run = env.run_commands(&["sleep 1"], &["--session-id", "current"]);
     assert_eq!(run.code, Some(0));
     assert!(!old.exists(), "older than the retention");
     assert!(
@@ -321,10 +316,8 @@ fn retention_removes_old_and_oversized_sessions_but_not_live_ones() {
 
 #[test]
 fn bad_retention_values_fall_back_to_defaults() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let mut config = std::fs::read_to_string(&env.config).unwrap();
-    config.push_str("[state]\nretention_days = 0\nmax_total_mb = -1\n");
-    std::fs::write(&env.config, config).unwrap();
+    let env = TestEnv::offline();
+    env.add_config("[state]\nretention_days = 0\nmax_total_mb = -1\n");
     let script = env.script(json!({"turns": [{"text": "done"}]}));
     let run = env.run_script(&script, "x", &[]);
     assert_eq!(run.code, Some(0));
@@ -338,7 +331,7 @@ fn bad_retention_values_fall_back_to_defaults() {
 
 #[test]
 fn reusing_a_session_id_without_restore_is_refused() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [{"text": "done"}]}));
     env.run_script(&script, "x", &["--session-id", "same"]);
     let output = env
@@ -401,7 +394,7 @@ fn rollback(env: &TestEnv, session: &str, iteration: &str, more: &[&str], code: 
 
 #[test]
 fn attach_follows_a_live_session_and_forwards_commands() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "exec", "args": {"command": format!("echo waiting; {GATE}")}}]},
         {"text": "done"}
@@ -442,7 +435,7 @@ fn attach_follows_a_live_session_and_forwards_commands() {
 
 #[test]
 fn attach_after_the_end_replays_and_exits() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [{"text": "done"}]}));
     let run = env.run_script(&script, "x", &["--session-id", "ended"]);
     let mut attached = attach(&env, "ended", 2);
@@ -454,14 +447,13 @@ fn attach_after_the_end_replays_and_exits() {
 
 #[test]
 fn offline_checkpoints_list_and_rollback_with_dry_run() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     seed(&env.work);
     let before = files(&env.work);
-    let script = env.script(json!({"turns": [
-        {"tool_calls": [{"name": "exec", "args": {"command": "echo more >> existing.txt; rm gone.txt; echo n > new.txt"}}]},
-        {"text": "done"}
-    ]}));
-    let run = env.run_script(&script, "x", &["--session-id", "offline"]);
+    let run = env.run_commands(
+        &["echo more >> existing.txt; rm gone.txt; echo n > new.txt"],
+        &["--session-id", "offline"],
+    );
     assert_eq!(run.code, Some(0));
     let after = files(&env.work);
 
@@ -525,7 +517,7 @@ fn seed_folders(work: &Path) {
 #[test]
 fn rollback_puts_the_folder_tree_back() {
     for target in [1u64, 0] {
-        let env = TestEnv::new("http://127.0.0.1:9/unused");
+        let env = TestEnv::offline();
         seed_folders(&env.work);
         let (files_before, folders_before) = (files(&env.work), folders(&env.work));
         let script = env.script(json!({"turns": [
@@ -558,7 +550,7 @@ fn rollback_puts_the_folder_tree_back() {
 
 #[test]
 fn offline_rollback_puts_the_folder_tree_back() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     seed_folders(&env.work);
     let (files_before, folders_before) = (files(&env.work), folders(&env.work));
     let script = env.script(json!({"turns": [
@@ -586,7 +578,7 @@ fn rollback_never_writes_through_a_link_put_where_a_folder_was() {
     // The second command also hides the link from the scan: a dir-only
     // pattern re-includes `sub` as a folder but ignores it as a link.
     for hide in ["", " && printf 'sub\\n!sub/\\n' > .gitignore"] {
-        let env = TestEnv::new("http://127.0.0.1:9/unused");
+        let env = TestEnv::offline();
         let outside = env.root.path().join("outside");
         std::fs::create_dir_all(&outside).unwrap();
         std::fs::create_dir_all(env.work.join("sub/deeper")).unwrap();
@@ -622,7 +614,7 @@ fn rollback_never_writes_through_a_link_put_where_a_folder_was() {
 
 #[test]
 fn attach_follows_the_live_turn_after_earlier_turns_ended() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"text": "turn one done"},
         {"tool_calls": [{"name": "ask_user", "id": "q1", "args": {"question": "Go on?"}}]},
@@ -693,7 +685,7 @@ fn lock_soon(dir: &agent::state::SessionDir) -> std::fs::File {
 #[test]
 fn attach_tells_a_turn_that_is_ending_from_one_that_is_starting() {
     use std::io::Write;
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [{"text": "done"}]}));
     let first = env.run_script(&script, "x", &["--session-id", "between"]);
     let end = first.end()["_seq"].as_u64().unwrap();
@@ -730,7 +722,7 @@ fn attach_tells_a_turn_that_is_ending_from_one_that_is_starting() {
 #[test]
 fn attach_replays_a_long_journal() {
     const LINES: u64 = 200_000;
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let dir = agent::state::SessionDir::new(&env.state_dir(), "long");
     dir.create().unwrap();
     let mut journal = String::new();
@@ -759,7 +751,7 @@ fn attach_replays_a_long_journal() {
 /// not be glued to it, or attach skips the next turn's `session-start`.
 #[test]
 fn a_line_cut_short_does_not_swallow_the_next_turns_start() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script = env.script(json!({"turns": [{"text": "one"}, {"text": "two"}]}));
     let first = env.run_script(&script, "one", &["--session-id", "torn"]);
     assert_eq!(first.code, Some(0), "{}", first.stderr);
@@ -789,7 +781,7 @@ fn a_line_cut_short_does_not_swallow_the_next_turns_start() {
 /// panic, nothing read outside the store.
 #[test]
 fn a_manifest_with_a_forged_hash_is_a_damaged_checkpoint() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     std::fs::write(env.work.join("kept.txt"), "kept\n").unwrap();
     let script = env.script(json!({"turns": [{"text": "done"}]}));
     let run = env.run_script(&script, "x", &["--session-id", "forged"]);

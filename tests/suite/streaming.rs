@@ -1,7 +1,7 @@
 //! Work shown as it happens: `activity` before the arguments are complete,
 //! `file-delta` while a file's content streams, `exec-log` line by line.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::mock::{MockServer, Reply, openai};
 use super::{TestEnv, read};
@@ -48,23 +48,16 @@ fn write_file_content_streams_as_file_deltas_split_inside_escapes() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(read(&env.work, "src/main.rs"), content);
 
-    let position = |kind: &str| run.events.iter().position(|e| e["type"] == kind).unwrap();
-    assert!(position("activity") < position("file-delta"));
-    assert!(position("file-delta") < position("tool-call-start"));
-    assert!(position("tool-call-start") < position("file-complete"));
-    let deltas = run.of_type("file-delta");
-    assert!(deltas.len() > 3, "content should arrive in many pieces");
-    assert!(
-        deltas
-            .iter()
-            .all(|e| e["id"] == "call_w" && e["path"] == "src/main.rs")
-    );
-    let joined: String = deltas
+    // The pieces joined are exactly the content, whatever the cuts.
+    let joined: String = run
+        .of_type("file-delta")
         .iter()
         .map(|e| e["delta"].as_str().unwrap())
         .collect();
     assert_eq!(joined, content);
-    assert_eq!(run.one("activity")["activity"], "writing-file");
+    // Every piece as the decoder cut it, after the activity and before
+    // tool-call-start, then file-complete.
+    insta::assert_snapshot!(env.snap().render(&run));
 }
 
 #[test]
@@ -79,19 +72,9 @@ fn activity_precedes_tool_call_start_for_every_call() {
     ]);
     let env = TestEnv::for_server(&server);
     let run = env.run(&["--prompt", "go"]);
-    for id in ["a", "b", "c"] {
-        let activity = run
-            .events
-            .iter()
-            .position(|e| e["type"] == "activity" && e["tool_call_id"] == id)
-            .unwrap();
-        let start = run
-            .events
-            .iter()
-            .position(|e| e["type"] == "tool-call-start" && e["id"] == id)
-            .unwrap();
-        assert!(activity < start, "{id}");
-    }
+    // The three activities come as the stream names each tool, all before
+    // the first tool-call-start.
+    insta::assert_snapshot!(env.snap().render(&run));
 }
 
 fn exec_logs(run: &super::Finished) -> Vec<(String, String)> {
@@ -106,25 +89,16 @@ fn exec_logs(run: &super::Finished) -> Vec<(String, String)> {
         .collect()
 }
 
-fn run_commands(env: &TestEnv, commands: &[&str]) -> super::Finished {
-    let calls: Vec<Value> = commands
-        .iter()
-        .map(|command| json!({"name": "exec", "args": {"command": command}}))
-        .collect();
-    let script = env.script(json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}));
-    env.run_script(&script, "run", &[])
-}
-
 #[test]
 fn exec_streams_lines_separately_and_partial_lines_after_a_pause() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let run = run_commands(
-        &env,
+    let env = TestEnv::offline();
+    let run = env.run_commands(
         &[
             "for i in 1 2 3; do echo out$i; echo err$i >&2; sleep 0.15; done",
             "printf partial; sleep 0.4; echo ' rest'",
             "for c in a b c d e f g h; do printf $c; done; echo",
         ],
+        &[],
     );
     let logs = exec_logs(&run);
     let of = |id: &str| -> Vec<(String, String)> {
@@ -169,15 +143,15 @@ fn exec_streams_lines_separately_and_partial_lines_after_a_pause() {
 
 #[test]
 fn exec_reports_exit_codes_signals_and_survives_bad_utf8() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let run = run_commands(
-        &env,
+    let env = TestEnv::offline();
+    let run = env.run_commands(
         &[
             "printf 'x\\377y\\n'",
             "exit 7",
             "kill -9 $$",
             "cat; echo stdin-was-empty",
         ],
+        &[],
     );
     let results = run.tool_results();
     assert_eq!(results[0]["ok"], true);
@@ -210,7 +184,7 @@ fn exec_reports_exit_codes_signals_and_survives_bad_utf8() {
 
 #[test]
 fn login_environment_is_captured_once_and_scrubbed() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let home = env.root.path().join("home");
     std::fs::create_dir_all(home.join("bin")).unwrap();
     std::fs::write(home.join("bin/mytool"), "#!/bin/sh\necho mytool-ran\n").unwrap();
@@ -233,13 +207,13 @@ fn login_environment_is_captured_once_and_scrubbed() {
         "echo chatty profile\nexport FROM_PROFILE=yes\nexport PATH=\"$HOME/bin:$PATH\"\necho run >> \"$HOME/profile-runs\"\nexport MY_DB_PASSWORD=leaked-by-profile-123\n",
     )
     .unwrap();
-    let run = run_commands(
-        &env,
+    let run = env.run_commands(
         &[
             "echo from=$FROM_PROFILE",
             "mytool",
             "echo db-${MY_DB_PASSWORD:-absent} key-${AGENT_API_KEY:-absent}",
         ],
+        &[],
     );
     let outputs: Vec<&str> = run
         .tool_results()

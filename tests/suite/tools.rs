@@ -1,24 +1,18 @@
 //! Tool behaviour seen from outside: confinement, blocking, bad arguments,
 //! edits, output caps.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::mock::{MockServer, Reply, openai};
 use super::{TestEnv, read};
 
-fn run_script(env: &TestEnv, calls: Value, extra: &[&str]) -> super::Finished {
-    let script = env.script(json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}));
-    env.run_script(&script, "do it", extra)
-}
-
 #[test]
 fn paths_outside_the_work_dir_are_refused() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let outside = env.root.path().join("outside.txt");
     std::fs::write(&outside, "secret outside").unwrap();
     std::os::unix::fs::symlink(env.root.path(), env.work.join("escape")).unwrap();
-    let run = run_script(
-        &env,
+    let run = env.run_calls(
         json!([
             {"name": "read_file", "args": {"path": "../outside.txt"}},
             {"name": "read_file", "args": {"path": outside.to_str().unwrap()}},
@@ -85,9 +79,8 @@ fn blocked_tools_are_not_offered_and_refused_when_called() {
 
 #[test]
 fn bad_arguments_and_unknown_tools_are_answers_for_the_model() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let run = run_script(
-        &env,
+    let env = TestEnv::offline();
+    let run = env.run_calls(
         json!([
             {"name": "read_file", "raw_args": "{\"path\": \"a.txt\""},
             {"name": "read_file", "args": {"file": "a.txt"}},
@@ -121,10 +114,9 @@ fn bad_arguments_and_unknown_tools_are_answers_for_the_model() {
 
 #[test]
 fn edit_file_needs_a_unique_match_unless_replace_all() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     std::fs::write(env.work.join("f.txt"), "a = 1\nb = 1\n").unwrap();
-    let run = run_script(
-        &env,
+    let run = env.run_calls(
         json!([
             {"name": "edit_file", "args": {"path": "f.txt", "old_string": "= 1", "new_string": "= 2"}},
             {"name": "edit_file", "args": {"path": "f.txt", "old_string": "zzz", "new_string": "y"}},
@@ -159,7 +151,7 @@ fn edit_file_needs_a_unique_match_unless_replace_all() {
 
 #[test]
 fn read_file_numbers_lines_and_pages() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let body: String = (1..=30).map(|n| format!("line {n}\n")).collect();
     std::fs::write(env.work.join("long.txt"), body).unwrap();
     std::fs::write(env.work.join("bin.dat"), [0u8, 1, 2, 3]).unwrap();
@@ -170,8 +162,7 @@ fn read_file_numbers_lines_and_pages() {
         .status()
         .unwrap();
     assert!(made.success());
-    let run = run_script(
-        &env,
+    let run = env.run_calls(
         json!([
             {"name": "read_file", "args": {"path": "long.txt", "offset": 10, "limit": 2}},
             {"name": "read_file", "args": {"path": "bin.dat"}},
@@ -254,9 +245,8 @@ fn exec_output_is_capped_in_events_and_kept_head_and_tail_for_the_model() {
 
 #[test]
 fn exec_times_out_and_kills_the_command() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let run = run_script(
-        &env,
+    let env = TestEnv::offline();
+    let run = env.run_calls(
         json!([{"name": "exec", "args": {"command": "sleep 30", "timeout_ms": 300}}]),
         &[],
     );
@@ -273,9 +263,8 @@ fn exec_times_out_and_kills_the_command() {
 
 #[test]
 fn exec_does_not_hang_on_a_grandchild_holding_the_pipe() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let run = run_script(
-        &env,
+    let env = TestEnv::offline();
+    let run = env.run_calls(
         json!([{"name": "exec", "args": {"command": "setsid sleep 20 & echo parent done"}}]),
         &[],
     );
@@ -292,15 +281,14 @@ fn exec_does_not_hang_on_a_grandchild_holding_the_pipe() {
 
 #[test]
 fn edit_file_keeps_crlf_and_explains_a_miss() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     std::fs::write(env.work.join("win.txt"), "first\r\nsecond\r\nthird\r\n").unwrap();
     std::fs::write(
         env.work.join("code.rs"),
         "fn main() {\n    let total = add(1, 2);\n}\n",
     )
     .unwrap();
-    let run = run_script(
-        &env,
+    let run = env.run_calls(
         json!([
             {"name": "edit_file", "args": {"path": "win.txt", "old_string": "second\nthird", "new_string": "2nd\n3rd"}},
             {"name": "edit_file", "args": {"path": "code.rs", "old_string": "let totl = add(1, 3);", "new_string": "x"}},
@@ -326,12 +314,11 @@ fn edit_file_keeps_crlf_and_explains_a_miss() {
 #[test]
 fn write_file_keeps_the_mode_of_an_existing_file() {
     use std::os::unix::fs::PermissionsExt;
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let script_path = env.work.join("run.sh");
     std::fs::write(&script_path, "#!/bin/sh\necho old\n").unwrap();
     std::fs::set_permissions(&script_path, std::fs::Permissions::from_mode(0o750)).unwrap();
-    let run = run_script(
-        &env,
+    let run = env.run_calls(
         json!([
             {"name": "write_file", "args": {"path": "run.sh", "content": "#!/bin/sh\necho new\n"}},
             {"name": "write_file", "args": {"path": "deep/new/dir/file.txt", "content": "x"}}
@@ -358,7 +345,7 @@ fn write_file_keeps_the_mode_of_an_existing_file() {
 
 #[test]
 fn list_dir_is_a_bounded_tree_that_honours_ignore_rules() {
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     for dir in ["src/deep/deeper", "target/debug", ".git/objects"] {
         std::fs::create_dir_all(env.work.join(dir)).unwrap();
     }
@@ -367,8 +354,7 @@ fn list_dir_is_a_bounded_tree_that_honours_ignore_rules() {
     std::fs::write(env.work.join("src/deep/deeper/x.rs"), "").unwrap();
     std::fs::write(env.work.join("debug.log"), "noise").unwrap();
     std::fs::write(env.work.join("big.bin"), vec![0u8; 3 * 1024 * 1024]).unwrap();
-    let run = run_script(
-        &env,
+    let run = env.run_calls(
         json!([{"name": "list_dir", "args": {}}, {"name": "list_dir", "args": {"path": "src", "depth": 5}}]),
         &[],
     );

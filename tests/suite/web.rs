@@ -3,16 +3,15 @@
 
 use serde_json::json;
 
-use super::TestEnv;
 use super::mock::{MockServer, Reply};
+use super::{TestEnv, one_turn};
 
 fn fetch(env: &TestEnv, urls: &[String]) -> super::Finished {
     let calls: Vec<_> = urls
         .iter()
         .map(|url| json!({"name": "web_fetch", "args": {"url": url}}))
         .collect();
-    let script = env.script(json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}));
-    env.run_script(&script, "fetch", &[])
+    env.run_calls(json!(calls), &[])
 }
 
 /// The mock's address with `localhost` as its name, which the config allows.
@@ -27,9 +26,7 @@ fn local_url(server: &MockServer, path: &str) -> String {
 }
 
 fn allow_localhost(env: &TestEnv) {
-    let mut config = std::fs::read_to_string(&env.config).unwrap();
-    config.push_str("[web_fetch]\nallow_hosts = [\"localhost\"]\n");
-    std::fs::write(&env.config, config).unwrap();
+    env.add_config("[web_fetch]\nallow_hosts = [\"localhost\"]\n");
 }
 
 #[test]
@@ -40,7 +37,7 @@ fn html_page_comes_back_as_marked_text() {
         content_type: "text/html; charset=utf-8".into(),
         body: page.as_bytes().to_vec(),
     }]);
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     allow_localhost(&env);
     let run = fetch(&env, &[local_url(&server, "/notes")]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -67,7 +64,7 @@ fn html_page_comes_back_as_marked_text() {
 #[test]
 fn loopback_and_metadata_addresses_are_refused_without_a_request() {
     let server = MockServer::start(vec![Reply::status(200, "secret")]);
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let run = fetch(
         &env,
         &[
@@ -113,7 +110,7 @@ fn redirect_to_a_loopback_address_is_refused() {
         headers: vec![("location".into(), target)],
         body: String::new(),
     }]);
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     allow_localhost(&env);
     let run = fetch(&env, &[local_url(&server, "/start")]);
     let result = run.one("tool-result");
@@ -211,7 +208,7 @@ fn fetch_through_proxy(env: &TestEnv, proxy: &str, urls: &[String]) -> super::Fi
         .iter()
         .map(|url| json!({"name": "web_fetch", "args": {"url": url}}))
         .collect();
-    let script = env.script(json!({"turns": [{"tool_calls": calls}, {"text": "done"}]}));
+    let script = env.script(one_turn(json!(calls)));
     spawn_with_proxy(
         env,
         proxy,
@@ -228,7 +225,7 @@ fn fetch_through_proxy(env: &TestEnv, proxy: &str, urls: &[String]) -> super::Fi
 fn private_targets_are_refused_before_a_proxy_sees_them() {
     let proxy = MockServer::start(vec![Reply::status(200, "proxied secret"); 16]);
     let proxy_url = proxy.url.trim_end_matches("/v1").to_owned();
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     let mut urls = vec!["http://localhost:9/".to_owned()];
     urls.extend(
         loopback_names_in_etc_hosts()
@@ -287,10 +284,8 @@ fn a_private_proxy_is_used_and_its_redirects_are_checked() {
         .trim_end_matches("/v1");
     // By name, so the proxy's own address goes through the resolver.
     let proxy_url = format!("http://localhost:{port}");
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let mut config = std::fs::read_to_string(&env.config).unwrap();
-    config.push_str("[web_fetch]\nallow_hosts = [\"docs.internal.test\"]\n");
-    std::fs::write(&env.config, config).unwrap();
+    let env = TestEnv::offline();
+    env.add_config("[web_fetch]\nallow_hosts = [\"docs.internal.test\"]\n");
     let run = fetch_through_proxy(
         &env,
         &proxy_url,
@@ -345,10 +340,8 @@ fn silent_server() -> (u16, std::sync::mpsc::Receiver<()>) {
 #[test]
 fn cancel_ends_a_fetch_that_waits_on_a_silent_server() {
     let (port, accepted) = silent_server();
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
-    let mut config = std::fs::read_to_string(&env.config).unwrap();
-    config.push_str("[web_fetch]\nallow_hosts = [\"127.0.0.1\"]\n");
-    std::fs::write(&env.config, config).unwrap();
+    let env = TestEnv::offline();
+    env.add_config("[web_fetch]\nallow_hosts = [\"127.0.0.1\"]\n");
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "web_fetch", "args": {"url": format!("http://127.0.0.1:{port}/slow")}}]},
         {"text": "never reached"}
@@ -399,7 +392,7 @@ fn a_deeply_nested_page_comes_back_without_holding_the_session() {
         content_type: "text/html".into(),
         body: page.into_bytes(),
     }]);
-    let env = TestEnv::new("http://127.0.0.1:9/unused");
+    let env = TestEnv::offline();
     allow_localhost(&env);
     let run = fetch(&env, &[local_url(&server, "/deep")]);
     assert_eq!(run.exit_reason(), "completed");
