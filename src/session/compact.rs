@@ -240,7 +240,7 @@ impl super::Session {
         };
         let events = self.events.clone();
         let mut sink = QuietTurn {
-            builder: turn::TurnBuilder::new(self.state.iterations),
+            builder: turn::TurnBuilder::new(self.state.iterations, &[]),
             events: &events,
         };
         self.state.progress.model_calls += 1;

@@ -350,7 +350,7 @@ impl Session {
             events.emit(event);
         };
         let mut live = turn::LiveTurn {
-            builder: turn::TurnBuilder::new(self.state.iterations),
+            builder: turn::TurnBuilder::new(self.state.iterations, &self.offer.builtin),
             emit: &emit,
         };
         let request = ModelRequest {

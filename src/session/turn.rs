@@ -19,6 +19,9 @@ pub struct TurnBuilder {
     announced_thinking: bool,
     /// Per tool call index: the `write_file` whose content is shown live.
     file_streams: Vec<Option<FileStream>>,
+    /// The tools offered to this call: a call of another one is refused
+    /// when it runs, so it shows no activity and no content meanwhile.
+    offered: Vec<Tool>,
 }
 
 /// The arguments of one `write_file` as they stream: `file-delta` events
@@ -33,9 +36,10 @@ struct FileStream {
 }
 
 impl TurnBuilder {
-    pub fn new(iteration: u32) -> Self {
+    pub fn new(iteration: u32, offered: &[Tool]) -> Self {
         TurnBuilder {
             iteration,
+            offered: offered.to_vec(),
             ..TurnBuilder::default()
         }
     }
@@ -79,12 +83,13 @@ impl TurnBuilder {
                         arguments: String::new(),
                     });
                 }
-                let activity = Tool::from_name(&name).map(Tool::activity);
+                let tool = Tool::from_name(&name).filter(|tool| self.offered.contains(tool));
+                let activity = tool.map(Tool::activity);
                 if self.file_streams.len() <= index {
                     self.file_streams.resize_with(index + 1, || None);
                 }
                 self.file_streams[index] =
-                    (Tool::from_name(&name) == Some(Tool::WriteFile)).then(FileStream::default);
+                    (tool == Some(Tool::WriteFile)).then(FileStream::default);
                 self.turn.tool_calls[index].id = id.clone();
                 self.turn.tool_calls[index].name = name;
                 activity
@@ -118,7 +123,7 @@ impl TurnBuilder {
 
     /// Forgets what a failed attempt streamed before the retry.
     pub fn restart(&mut self) {
-        *self = TurnBuilder::new(self.iteration);
+        *self = TurnBuilder::new(self.iteration, &self.offered);
     }
 
     pub fn finish(mut self) -> (AssistantTurn, Usage) {
@@ -201,7 +206,7 @@ mod tests {
 
     #[test]
     fn stream_becomes_turn_and_events() {
-        let mut builder = TurnBuilder::new(2);
+        let mut builder = TurnBuilder::new(2, Tool::ALL);
         let mut events = Vec::new();
         for item in [
             StreamItem::Reasoning("a".into()),
@@ -268,7 +273,7 @@ mod tests {
 
     #[test]
     fn write_file_content_streams_as_file_deltas() {
-        let mut builder = TurnBuilder::new(1);
+        let mut builder = TurnBuilder::new(1, Tool::ALL);
         let mut deltas = String::new();
         let args = r#"{"content": "a\nb \u00e9\ud83d\ude00 \"q\"", "path": "x.txt"}"#;
         builder.accept(StreamItem::ToolCallStarted {
@@ -297,10 +302,33 @@ mod tests {
 
     #[test]
     fn restart_forgets_the_failed_attempt() {
-        let mut builder = TurnBuilder::new(1);
+        let mut builder = TurnBuilder::new(1, Tool::ALL);
         builder.accept(StreamItem::Text("partial".into()));
         builder.restart();
         builder.accept(StreamItem::Text("whole".into()));
         assert_eq!(builder.finish().0.text, "whole");
+    }
+
+    #[test]
+    fn a_tool_not_offered_shows_no_activity_and_no_content() {
+        // Plan mode: write_file is refused when it runs, so nothing may
+        // look as if it were being written meanwhile.
+        let plan: Vec<Tool> = Tool::ALL
+            .iter()
+            .copied()
+            .filter(|tool| tool.offered_in(crate::protocol::events::Mode::Plan))
+            .collect();
+        let mut builder = TurnBuilder::new(1, &plan);
+        let mut events = builder.accept(StreamItem::ToolCallStarted {
+            index: 0,
+            id: "w1".into(),
+            name: "write_file".into(),
+        });
+        events.extend(builder.accept(StreamItem::ToolCallArguments {
+            index: 0,
+            delta: r#"{"path":"a","content":"secret plan"}"#.into(),
+        }));
+        assert_eq!(events, []);
+        assert_eq!(builder.finish().0.tool_calls[0].name, "write_file");
     }
 }
