@@ -65,7 +65,7 @@ fn list(dir: &SessionDir) -> ExitCode {
             manifest.iteration,
             manifest.created,
             manifest.files_changed,
-            manifest.mode.as_str(),
+            manifest.mode,
             path.display()
         ));
     }

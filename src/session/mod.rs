@@ -459,7 +459,7 @@ impl Session {
             Some(tool) => Ok(tool),
             None => Err(ToolOutput::fail(format!(
                 "unknown tool {name:?} in {} mode; the tools are: {}",
-                self.mode.as_str(),
+                self.mode,
                 self.offered
                     .iter()
                     .map(|tool| tool.name())
