@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The reference runner: what INTEGRATION-PLAN.md says a proxy does, in one
 // small file. It opens a real PTY on an interactive shell, as a sandbox
 // provider's PTY API does, types `cd DIR && exec agent ...` (or `agent
@@ -21,11 +22,31 @@ import { fileURLToPath } from 'node:url';
 
 import pty from 'node-pty';
 
+// The wire types come from protocol.d.ts, generated from the agent's own
+// types (docs/protocol.md, "The protocol as data"); `npm run typecheck`
+// checks this file against them. In an ES module TypeScript names
+// protocol.d.ts `./protocol.js`.
+
 /**
- * An event line of the agent, parsed. Every event has `type`, `_seq` and
- * `ts`; the rest depends on the type (docs/protocol.md).
- * @typedef {{type: string, _seq: number, ts?: string, [key: string]: any}} AgentEvent
+ * An event line of the agent, parsed: `type`, `_seq`, `ts` and the fields
+ * of its type.
+ * @typedef {import('./protocol.js').Event} AgentEvent
  */
+
+/**
+ * The event of one type: `EventOf<'session-end'>`.
+ * @template {AgentEvent['type']} T
+ * @typedef {Extract<AgentEvent, {type: T}>} EventOf
+ */
+
+/**
+ * A command line for the agent's stdin.
+ * @typedef {import('./protocol.js').Command} AgentCommand
+ */
+
+/** @typedef {EventOf<'command-ack'>} CommandAck */
+/** @typedef {EventOf<'hitl-request'>} HitlRequest */
+/** @typedef {import('./protocol.js').Decision} Decision */
 
 /**
  * One message for the browser's EventSource.
@@ -36,12 +57,12 @@ import pty from 'node-pty';
  * What a needs-input policy may answer: nothing (leave the request to
  * another channel: a later invocation, the hitl dir, the deadline), a
  * `hitl-response` body, or `{type: 'confirm-plan'}` for a plan.
- * @typedef {undefined | null | {decision: 'approve'|'reject'|'edit', data?: object} | {type: 'confirm-plan'}} HitlAnswer
+ * @typedef {undefined | null | {decision: Decision, data?: object} | {type: 'confirm-plan'}} HitlAnswer
  */
 
 /**
  * @callback NeedsInputPolicy
- * @param {AgentEvent} request the `hitl-request` event (kind, question, options, content, action, reason, ...)
+ * @param {HitlRequest} request the `hitl-request` event (kind, question, options, content, action, reason, ...)
  * @param {AgentRunner} runner
  * @returns {HitlAnswer | Promise<HitlAnswer>}
  */
@@ -114,11 +135,13 @@ export function parseEventLine(line) {
 // Events to SSE (the table in INTEGRATION-PLAN.md)
 
 /**
- * @param {string[]} fields
- * @returns {(event: AgentEvent) => object}
+ * Some fields of an event; a field its type does not have is a type error.
+ * @template {AgentEvent} E
+ * @param {Array<Exclude<keyof E, 'type' | '_seq' | 'ts'>>} fields
+ * @returns {(event: E) => Partial<E>}
  */
 const pick = (fields) => (event) => {
-  /** @type {Record<string, any>} */
+  /** @type {Partial<E>} */
   const data = {};
   for (const field of fields) {
     if (event[field] !== undefined) data[field] = event[field];
@@ -130,8 +153,9 @@ const pick = (fields) => (event) => {
  * agent event type -> [SSE event name, what the front end gets]. Only the
  * fields the table lists go to the browser: `checkpoint-saved`'s
  * `checkpoint` is a sandbox path and stays server-side (see
- * {@link AgentRunner#lastCheckpoint}).
- * @type {Record<string, [string, (event: AgentEvent) => object]>}
+ * {@link AgentRunner#lastCheckpoint}). Every type of protocol.d.ts but
+ * those in {@link NOT_FORWARDED} has its entry, or the type check fails.
+ * @type {{[T in Exclude<AgentEvent['type'], 'command-ack'>]: [string, (event: EventOf<T>) => object]}}
  */
 export const SSE_MAP = {
   'session-start': ['session', pick(['session_id', 'model', 'mode', 'tools', 'resumed'])],
@@ -196,7 +220,8 @@ export const NOT_FORWARDED = new Set(['command-ack']);
  */
 export function toSse(event) {
   if (NOT_FORWARDED.has(event.type)) return null;
-  const mapping = SSE_MAP[event.type];
+  // Each entry takes the event of the type it is looked up by.
+  const mapping = /** @type {Partial<Record<string, [string, (event: any) => object]>>} */ (SSE_MAP)[event.type];
   if (!mapping) return { id: event._seq, event: 'agent', data: event };
   const [name, data] = mapping;
   return { id: event._seq, event: name, data: data(event) };
@@ -283,7 +308,7 @@ export const policies = {
  * become `_` in the file name.
  * @param {string} hitlDir
  * @param {string} id
- * @param {{decision: string, data?: object}} answer
+ * @param {{decision: Decision, data?: object}} answer
  */
 export async function answerByFile(hitlDir, id, answer) {
   const safe = id.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -342,7 +367,7 @@ export async function answerByFile(hitlDir, id, answer) {
  * @property {number} exitCode the agent's (or attach's) exit status
  * @property {number | undefined} signal
  * @property {number} lastSeq the last `_seq` seen
- * @property {AgentEvent | undefined} end the `session-end` event, if one came
+ * @property {EventOf<'session-end'> | undefined} end the `session-end` event, if one came
  */
 
 /**
@@ -374,7 +399,7 @@ export class AgentRunner extends EventEmitter {
     this.events = [];
     /** @type {SseMessage[]} */
     this.sse = [];
-    /** @type {Array<{resolve: (ack: AgentEvent) => void, reject: (err: Error) => void, command: string}>} */
+    /** @type {Array<{resolve: (ack: CommandAck) => void, reject: (err: Error) => void, command: string}>} */
     this.waitingAcks = [];
     this.exited = false;
     this.log = options.log ?? ((message) => process.stderr.write(`runner: ${message}\n`));
@@ -483,7 +508,7 @@ export class AgentRunner extends EventEmitter {
   }
 
   /**
-   * @param {AgentEvent} request
+   * @param {HitlRequest} request
    * @param {NeedsInputPolicy} policy
    */
   async answerNeedsInput(request, policy) {
@@ -493,7 +518,7 @@ export class AgentRunner extends EventEmitter {
       const ack =
         'type' in answer && answer.type === 'confirm-plan'
           ? await this.confirmPlan()
-          : await this.answer(request.id, /** @type {{decision: any, data?: object}} */ (answer));
+          : await this.answer(request.id, /** @type {{decision: Decision, data?: object}} */ (answer));
       if (!ack.ok) this.log(`answer to ${request.id} refused: ${ack.reason}`);
     } catch (err) {
       this.log(`answering ${request.id} failed: ${/** @type {Error} */ (err).message}`);
@@ -503,9 +528,9 @@ export class AgentRunner extends EventEmitter {
   /**
    * Writes one command line to the PTY and waits for its `command-ack`
    * (the proxy answers the browser's POST with it).
-   * @param {{type: string, [key: string]: any}} command
+   * @param {AgentCommand} command
    * @param {number} [timeoutMs]
-   * @returns {Promise<AgentEvent>} the ack (`ok`, `reason`)
+   * @returns {Promise<CommandAck>} the ack (`ok`, `reason`)
    */
   send(command, timeoutMs = 10_000) {
     if (this.exited) return Promise.reject(new Error('the process has exited'));
@@ -517,7 +542,7 @@ export class AgentRunner extends EventEmitter {
       }, timeoutMs);
       const entry = {
         command: command.type,
-        /** @param {AgentEvent} ack */
+        /** @param {CommandAck} ack */
         resolve: (ack) => {
           clearTimeout(timer);
           resolve(ack);
@@ -553,7 +578,7 @@ export class AgentRunner extends EventEmitter {
   /**
    * Answers a `needs_input`: a question, an approval or a plan.
    * @param {string} id the request's id
-   * @param {{decision: 'approve'|'reject'|'edit', data?: object}} answer
+   * @param {{decision: Decision, data?: object}} answer
    */
   answer(id, answer) {
     return this.send({ type: 'hitl-response', id, decision: answer.decision, ...(answer.data ? { data: answer.data } : {}) });
@@ -631,7 +656,8 @@ export class AgentRunner extends EventEmitter {
    * with `detach` the agent goes on and `attachAgent` picks it up.
    */
   abandon() {
-    this.pty.destroy();
+    // node-pty's typings leave out destroy(), which its Unix terminal has.
+    /** @type {import('node-pty').IPty & {destroy(): void}} */ (this.pty).destroy();
   }
 
   /** @param {string} [signal] sent to the process on the PTY (the `setsid` wrapper with `detach`) */

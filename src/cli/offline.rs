@@ -66,7 +66,7 @@ fn list(dir: &SessionDir) -> ExitCode {
             manifest.iteration,
             manifest.created,
             manifest.files_changed,
-            manifest.session.mode.as_str(),
+            manifest.session.mode,
             path.display()
         ));
     }

@@ -1,9 +1,11 @@
 //! The commands the agent reads from stdin, one JSON object per line.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One line on stdin. Fields a command does not know are ignored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Command {
     HitlResponse {
@@ -35,13 +37,15 @@ impl Command {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Decision {
     Approve,
     Reject,
     Edit,
 }
+
+display_as_serde!(Decision);
 
 const KNOWN_TYPES: [&str; 5] = [
     "hitl-response",

@@ -4,13 +4,18 @@
 //! deny unknown fields so that the round-trip test in `tests/` catches any
 //! drift between what we write and what we declare.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use super::commands::Decision;
 
 /// Version of the wire protocol, printed in `session-start`.
 pub const PROTOCOL_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One line on stdout: its `type`, the `_seq` and `ts` that the writer
+/// stamps on every line, and the fields of its type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Event {
     SessionStart {
@@ -46,6 +51,8 @@ pub enum Event {
     ToolCallStart {
         id: String,
         name: String,
+        /// Always an object (`{}` when the model sent arguments that are not one).
+        #[schemars(with = "serde_json::Map<String, Value>")]
         args: Value,
         iteration: u32,
     },
@@ -80,8 +87,9 @@ pub enum Event {
     HitlRequest {
         id: String,
         kind: HitlKind,
+        /// RFC 3339; null when there is none.
         deadline: Option<String>,
-        default_decision: String,
+        default_decision: Decision,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         question: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -95,7 +103,7 @@ pub enum Event {
     },
     HitlResolved {
         id: String,
-        decision: String,
+        decision: Decision,
         by: ResolvedBy,
     },
     PlanConfirmed {
@@ -172,7 +180,7 @@ impl Event {
 /// Every `code` an `error` event can carry (docs/protocol.md has the
 /// table). One enum, so a new code is a new variant that the docs and the
 /// schema see, never a string made up at the place of the error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorCode {
     BadCommand,
@@ -198,16 +206,9 @@ pub enum ErrorCode {
     RollbackFailed,
 }
 
-impl std::fmt::Display for ErrorCode {
-    /// The serde name, so the wire spelling is written down once.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.serialize(f)
-    }
-}
-
 /// Which of the contract's promises about commands the kernel keeps in
 /// this session, and which only the agent's own checks.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SandboxReport {
     /// The kernel's Landlock ABI version; null where there is no Landlock.
@@ -224,7 +225,7 @@ pub struct SandboxReport {
     pub subreaper: bool,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PlanExecGuard {
     /// A Landlock ruleset (writes only to a private temp folder), and the
@@ -235,7 +236,7 @@ pub enum PlanExecGuard {
     Classifier,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum StateFolderAccess {
     /// Landlock keeps every command from writing it.
@@ -245,7 +246,7 @@ pub enum StateFolderAccess {
     Writable,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Mode {
     Normal,
@@ -253,17 +254,7 @@ pub enum Mode {
     Implement,
 }
 
-impl Mode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Normal => "normal",
-            Mode::Plan => "plan",
-            Mode::Implement => "implement",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ActivityKind {
     ReadingFile,
@@ -279,32 +270,14 @@ pub enum ActivityKind {
     Summarizing,
 }
 
-impl ActivityKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActivityKind::ReadingFile => "reading-file",
-            ActivityKind::WritingFile => "writing-file",
-            ActivityKind::EditingFile => "editing-file",
-            ActivityKind::RunningCommand => "running-command",
-            ActivityKind::Searching => "searching",
-            ActivityKind::CreatingTodos => "creating-todos",
-            ActivityKind::AskingUser => "asking-user",
-            ActivityKind::Planning => "planning",
-            ActivityKind::FetchingUrl => "fetching-url",
-            ActivityKind::Thinking => "thinking",
-            ActivityKind::Summarizing => "summarizing",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum OutputStream {
     Stdout,
     Stderr,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum FileOp {
     Create,
@@ -312,7 +285,7 @@ pub enum FileOp {
     Delete,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Todo {
     pub id: String,
@@ -320,7 +293,7 @@ pub struct Todo {
     pub status: TodoStatus,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TodoStatus {
     Pending,
@@ -328,7 +301,7 @@ pub enum TodoStatus {
     Completed,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum HitlKind {
     AskUser,
@@ -336,7 +309,7 @@ pub enum HitlKind {
     Approval,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ResolvedBy {
     Stdin,
@@ -345,14 +318,14 @@ pub enum ResolvedBy {
     Cancel,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum MessageSource {
     Prompt,
     Inject,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ExitReason {
     Completed,
@@ -373,17 +346,22 @@ impl ExitReason {
             ExitReason::Cancelled => 130,
         }
     }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ExitReason::Completed => "completed",
-            ExitReason::Cancelled => "cancelled",
-            ExitReason::MaxIterations => "max-iterations",
-            ExitReason::Error => "error",
-            ExitReason::RolledBack => "rolled-back",
-        }
-    }
 }
+
+display_as_serde!(
+    ErrorCode,
+    PlanExecGuard,
+    StateFolderAccess,
+    Mode,
+    ActivityKind,
+    OutputStream,
+    FileOp,
+    TodoStatus,
+    HitlKind,
+    ResolvedBy,
+    MessageSource,
+    ExitReason,
+);
 
 #[cfg(test)]
 mod tests {
@@ -412,6 +390,18 @@ mod tests {
     fn unknown_fields_are_refused() {
         let line = json!({"type": "text-delta", "delta": "x", "iteration": 1, "extra": true});
         assert!(serde_json::from_value::<Event>(line).is_err());
+    }
+
+    #[test]
+    fn display_is_the_wire_spelling() {
+        assert_eq!(ExitReason::MaxIterations.to_string(), "max-iterations");
+        assert_eq!(ActivityKind::FetchingUrl.to_string(), "fetching-url");
+        assert_eq!(TodoStatus::InProgress.to_string(), "in_progress");
+        assert_eq!(format!("{:<10}|", Mode::Plan), "plan      |");
+        assert_eq!(
+            ErrorCode::CheckpointSyncSlow.to_string(),
+            "checkpoint-sync-slow"
+        );
     }
 
     #[test]

@@ -77,10 +77,10 @@ fn describe(event: &Event) -> Option<String> {
         } => format!(
             "== agent {version} | session {session_id}{} | model {model} | mode {} | {work_dir}\n   tools: {}",
             if *resumed { " (resumed)" } else { "" },
-            mode.as_str(),
+            mode,
             tools.join(", ")
         ),
-        Event::Activity { activity, .. } => format!("   ... {}", activity.as_str()),
+        Event::Activity { activity, .. } => format!("   ... {activity}"),
         Event::ToolCallStart { name, args, .. } => {
             format!("-> {name} {}", one_line(&args.to_string(), 200))
         }
@@ -170,7 +170,7 @@ fn describe(event: &Event) -> Option<String> {
         }
         Event::PlanConfirmed { plan } => format!("== plan confirmed\n{plan}"),
         Event::ModeChanged { from, to } => {
-            format!("== mode {} -> {}", from.as_str(), to.as_str())
+            format!("== mode {from} -> {to}")
         }
         Event::UserMessage { text, source } => {
             format!(
@@ -234,7 +234,7 @@ fn describe(event: &Event) -> Option<String> {
             ..
         } => format!(
             "== {} after {iterations} iteration(s), {:.1} s, {total_input_tokens} in / {total_output_tokens} out tokens",
-            exit_reason.as_str(),
+            exit_reason,
             *duration_ms as f64 / 1000.0
         ),
         Event::TextDelta { .. } | Event::ReasoningDelta { .. } | Event::FileDelta { .. } => {
@@ -268,6 +268,7 @@ fn one_line(text: &str, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::commands::Decision;
     use crate::protocol::events::ExitReason;
 
     #[test]
@@ -312,7 +313,7 @@ mod tests {
                 id: "q1".into(),
                 kind: HitlKind::AskUser,
                 deadline: Some("2026-11-30T13:00:00.000Z".into()),
-                default_decision: "reject".into(),
+                default_decision: Decision::Reject,
                 question: Some("Which database?".into()),
                 options: Some(vec!["sqlite".into(), "postgres".into()]),
                 content: None,
@@ -327,7 +328,7 @@ mod tests {
         let resolved = r
             .render(&Event::HitlResolved {
                 id: "q1".into(),
-                decision: "approve".into(),
+                decision: Decision::Approve,
                 by: ResolvedBy::File,
             })
             .unwrap();

@@ -155,7 +155,7 @@ pub async fn wait_for_person(
         id: id.to_owned(),
         kind,
         deadline: Some(deadline.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()),
-        default_decision: decision_name(default_decision).to_owned(),
+        default_decision,
         question: request.question,
         options: request.options,
         content: request.content,
@@ -223,7 +223,7 @@ pub async fn wait_for_person(
     };
     events.emit(Event::HitlResolved {
         id: id.to_owned(),
-        decision: decision_name(decision).to_owned(),
+        decision,
         by,
     });
     if let Some(files) = &files {
@@ -232,14 +232,6 @@ pub async fn wait_for_person(
     match outcome {
         Outcome::Answered(answer) if answer.by == ResolvedBy::Cancel => Outcome::Cancelled,
         other => other,
-    }
-}
-
-pub fn decision_name(decision: Decision) -> &'static str {
-    match decision {
-        Decision::Approve => "approve",
-        Decision::Reject => "reject",
-        Decision::Edit => "edit",
     }
 }
 

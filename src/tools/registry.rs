@@ -261,7 +261,7 @@ impl Offer {
         }
         Err(BadCall(format!(
             "unknown tool {name:?} in {} mode; the tools are: {}",
-            self.mode.as_str(),
+            self.mode,
             self.names().join(", ")
         )))
     }

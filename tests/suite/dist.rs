@@ -77,7 +77,11 @@ fn static_binary_runs_in_an_empty_root() {
     );
     let events: Vec<Value> = stdout
         .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
+        .map(|line| {
+            let event = serde_json::from_str(line).unwrap();
+            super::schema::check_event(line, &event);
+            event
+        })
         .collect();
     let result = events.iter().find(|e| e["type"] == "tool-result").unwrap();
     assert_eq!(result["ok"], true, "{result}");

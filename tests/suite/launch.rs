@@ -128,6 +128,7 @@ fn a_pipe_gets_event_lines_from_the_first_byte() {
     assert!(stdout.ends_with("}\n"));
     for line in stdout.lines() {
         let event: Value = serde_json::from_str(line).unwrap();
+        super::schema::check_event(line, &event);
         assert!(event["_seq"].is_u64(), "{line}");
     }
 }

@@ -14,6 +14,7 @@ mod ptyutil;
 mod real_llm;
 mod runner;
 mod sandbox;
+mod schema;
 mod search;
 mod secrets;
 mod snap;
@@ -224,6 +225,7 @@ impl Running {
                 Ok(line) => {
                     let event: Value = serde_json::from_str(&line)
                         .unwrap_or_else(|err| panic!("stdout line is not JSON ({err}): {line}"));
+                    schema::check_event(&line, &event);
                     self.seen.push(line);
                     if matches(&event) {
                         return event;
@@ -325,15 +327,17 @@ impl Finished {
     }
 }
 
-/// Every line is one JSON object that re-reads into the library's event
-/// type (which denies unknown fields); `_seq` counts up by one from 1; `ts`
-/// is RFC 3339 UTC with milliseconds; the stream opens with
-/// `session-start` and closes with `session-end`.
+/// Every line is one JSON object that matches docs/protocol.schema.json
+/// and re-reads into the library's event type (which denies unknown
+/// fields); `_seq` counts up by one from 1; `ts` is RFC 3339 UTC with
+/// milliseconds; the stream opens with `session-start` and closes with
+/// `session-end`.
 pub fn check_stream(lines: &[String]) -> Vec<Value> {
     let mut events: Vec<Value> = Vec::new();
     for (index, line) in lines.iter().enumerate() {
         let mut value: Value = serde_json::from_str(line)
             .unwrap_or_else(|err| panic!("line {index} is not JSON ({err}): {line}"));
+        schema::check_event(line, &value);
         // A restored session goes on numbering; within a process the
         // numbers count up by one.
         let first = lines

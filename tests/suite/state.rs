@@ -706,8 +706,13 @@ fn attach_tells_a_turn_that_is_ending_from_one_that_is_starting() {
         .append(true)
         .open(dir.journal())
         .unwrap();
-    for (seq, kind) in [(end + 1, "session-start"), (end + 2, "session-end")] {
-        writeln!(journal, r#"{{"type":"{kind}","_seq":{seq}}}"#).unwrap();
+    // The first turn's start and end again: real event lines, as the
+    // suite's schema check wants every line it reads to be.
+    let (start_line, end_line) = (&first.lines[0], first.lines.last().unwrap());
+    for (seq, line) in [(end + 1, start_line), (end + 2, end_line)] {
+        let mut event: Value = serde_json::from_str(line).unwrap();
+        event["_seq"] = json!(seq);
+        writeln!(journal, "{event}").unwrap();
     }
     let last = waiting.wait_for("the next turn's end", |e| e["type"] == "session-end");
     assert_eq!(last["_seq"], end + 2);

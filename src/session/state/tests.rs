@@ -69,7 +69,7 @@ fn approving_the_plan_starts_a_fresh_context_in_implement_mode() {
     state.conversation.mark_checkpointed();
 
     let events = state.approve_plan("1. do it".to_owned(), "the task", Vec::new(), |mode| {
-        format!("prompt for {}", mode.as_str())
+        format!("prompt for {mode}")
     });
 
     assert_eq!(
