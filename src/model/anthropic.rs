@@ -3,8 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::error::looks_like_context_overflow;
-use super::openai::{error_message, excerpt};
+use super::error::{error_message, excerpt, looks_like_context_overflow};
 use super::{Image, Message, ModelError, ModelRequest, StreamItem, Usage};
 
 pub const API_VERSION: &str = "2023-06-01";
