@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use crate::protocol::reader::{MAX_COMMAND_LINE_BYTES, StdinLine, split_lines};
-use crate::protocol::tty;
+use crate::protocol::{tty, writer};
 use crate::state::{self, SessionDir, journal};
 
 const POLL: Duration = Duration::from_millis(50);
@@ -52,7 +52,7 @@ pub fn run(dir: &SessionDir, from_seq: u64) -> ExitCode {
     };
     // Launched like the agent, through a shell on a PTY: the first line
     // replayed must not be glued to the shell's last bytes.
-    let mut stdout = tty::FreshLine::for_stdout(std::io::stdout().lock());
+    let mut stdout = writer::replay_stdout();
     let mut lines = Lines::default();
     let mut chunk = vec![0; CHUNK];
     let mut out = Vec::new();

@@ -1,11 +1,13 @@
 //! The subcommands that work on a session's state folder without running
-//! a session: `attach`, `checkpoints`, `rollback`.
+//! a session: `attach`, `checkpoints`, `rollback`. They talk to a person,
+//! not the proxy: plain text, through [`print_text`].
 
 use crate::session::state::Progress;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{Subcommand, USAGE_EXIT, attach};
+use crate::protocol::writer::print_text;
 use crate::state::checkpoint;
 use crate::state::snapshot::Snapshotter;
 use crate::state::{self, SessionDir};
@@ -70,7 +72,7 @@ fn list(dir: &SessionDir) -> ExitCode {
             path.display()
         ));
     }
-    print_out(&out);
+    print_text(&out);
     ExitCode::SUCCESS
 }
 
@@ -126,14 +128,6 @@ fn rollback(
         if dry_run { "would change" } else { "changed" },
         work_dir.display()
     ));
-    print_out(&out);
+    print_text(&out);
     ExitCode::SUCCESS
-}
-
-/// These subcommands talk to a person, not the proxy: plain text.
-fn print_out(text: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
 }

@@ -106,7 +106,10 @@ pub struct Prepared {
     pub secrets: Vec<String>,
 }
 
-/// Phase one: checks everything and changes nothing on disk.
+/// Phase one: checks everything and changes nothing on disk. The checks
+/// run in this order, so the first error a caller sees does not change:
+/// the flags, the checkpoint to restore and the session id, the folders,
+/// the model, the images, the approval rules.
 pub fn resolve(
     cli: Cli,
     config: Config,
@@ -120,62 +123,10 @@ pub fn resolve(
         CliMode::Implement => Mode::Implement,
         CliMode::Plan => Mode::Plan,
     };
-    if cli.max_iterations == 0 {
-        return Err(usage("--max-iterations must be at least 1"));
-    }
-    for name in &cli.blocked_tools {
-        if tools::Tool::from_name(name).is_none() {
-            return Err(usage(format!(
-                "--blocked-tools: unknown tool {name:?}; the tools are {}",
-                tools::registry::names().collect::<Vec<_>>().join(", ")
-            )));
-        }
-    }
-    let restore = match &cli.restore_checkpoint {
-        None => None,
-        Some(path) => {
-            let path = path
-                .canonicalize()
-                .map_err(|err| usage(format!("--restore-checkpoint {}: {err}", path.display())))?;
-            let manifest = checkpoint::load_manifest(&path)
-                .map_err(|err| usage(format!("--restore-checkpoint: {err}")))?;
-            Some(RestorePoint { path, manifest })
-        }
-    };
-    let session_id = match (cli.session_id, &restore) {
-        (Some(id), Some(point)) if id != point.manifest.session_id => {
-            return Err(usage(format!(
-                "--session-id {id:?} does not match the checkpoint's session {:?}",
-                point.manifest.session_id
-            )));
-        }
-        // A manifest is a file on disk: its id names a folder, so it is
-        // checked like a flag.
-        (_, Some(point)) if !valid_session_id(&point.manifest.session_id) => {
-            return Err(usage(format!(
-                "--restore-checkpoint: the checkpoint names an invalid session {:?}",
-                point.manifest.session_id
-            )));
-        }
-        (_, Some(point)) => point.manifest.session_id.clone(),
-        (Some(id), None) if valid_session_id(&id) => id,
-        (Some(id), None) => {
-            return Err(usage(format!(
-                "--session-id {id:?}: use 1 to 128 letters, digits, '.', '_' or '-'"
-            )));
-        }
-        (None, None) => new_session_id(),
-    };
-    let work_dir = cli
-        .work_dir
-        .canonicalize()
-        .map_err(|err| usage(format!("--work-dir {}: {err}", cli.work_dir.display())))?;
-    if !work_dir.is_dir() {
-        return Err(usage(format!(
-            "--work-dir {} is not a folder",
-            work_dir.display()
-        )));
-    }
+    check_limits(cli.max_iterations, &cli.blocked_tools)?;
+    let restore = restore_point(cli.restore_checkpoint.as_deref())?;
+    let session_id = session_id(cli.session_id, restore.as_ref())?;
+    let work_dir = work_dir(&cli.work_dir)?;
     let hitl_dir = match cli.hitl_dir {
         None => None,
         Some(dir) => {
@@ -183,61 +134,13 @@ pub fn resolve(
             Some((dir, planned))
         }
     };
-    let state_dir = match &restore {
-        Some(point) => checkpoint::session_dir_of(&point.path)
-            .ok()
-            .and_then(|dir| dir.root.parent()?.parent().map(Path::to_path_buf))
-            .ok_or_else(|| {
-                usage("--restore-checkpoint: the checkpoint is not inside a state folder")
-            })?,
-        None => cli
-            .state_dir
-            .clone()
-            .or_else(state::default_state_dir)
-            .ok_or_else(|| {
-                usage("no state folder: set --state-dir or AGENT_STATE_DIR (HOME is not set)")
-            })?,
-    };
-    let state_dir = planned_path(&state_dir)
-        .map_err(|err| usage(format!("state folder {}: {err}", state_dir.display())))?;
-    if state_dir.starts_with(&work_dir) {
-        return Err(usage(format!(
-            "the state folder {} is inside the work dir; checkpoints would capture themselves. Use --state-dir",
-            state_dir.display()
-        )));
-    }
-    if restore.is_none() && SessionDir::new(&state_dir, &session_id).root.exists() {
-        return Err(usage(format!(
-            "session {session_id:?} exists already; continue it with --restore-checkpoint, or use a new --session-id"
-        )));
-    }
+    let state_dir = state_folder(cli.state_dir, restore.as_ref(), &work_dir, &session_id)?;
     let (retention, warnings) = config.state.retention();
     for warning in warnings {
         crate::diag!("agent: warning: {warning}");
     }
-    let table = aliases::ModelTable::with_overrides(config.models.clone());
-    let model_alias = cli
-        .model
-        .or_else(|| config.default_model.clone())
-        .unwrap_or_else(|| aliases::DEFAULT_ALIAS.to_owned());
-    let model_spec = table.resolve(&model_alias);
-    let model = match cli.script {
-        Some(path) => {
-            ModelSource::Scripted(ScriptedModel::load(&path).map_err(|err| usage(err.to_string()))?)
-        }
-        None => ModelSource::Http(http_config(&config, &model_spec)?),
-    };
-    let images = if cli.image.is_empty() {
-        Vec::new()
-    } else if !model_spec.images {
-        return Err(usage(format!(
-            "--image: the model {model_alias:?} does not take images (set images = true in its [models] entry)"
-        )));
-    } else {
-        runtime
-            .block_on(images::load_all(&cli.image))
-            .map_err(|err| usage(format!("--image {err}")))?
-    };
+    let (model_alias, model_spec, model) = model(cli.model, cli.script, &config)?;
+    let images = load_images(&cli.image, &model_spec, &model_alias, runtime)?;
     let checks = Checks::new(config.approval.clone(), cli.unattended).map_err(usage)?;
     Ok(Resolved {
         prompt,
@@ -262,6 +165,155 @@ pub fn resolve(
         retention,
         config,
     })
+}
+
+/// `--max-iterations` and `--blocked-tools`.
+fn check_limits(max_iterations: u32, blocked_tools: &[String]) -> Result<(), StartError> {
+    if max_iterations == 0 {
+        return Err(usage("--max-iterations must be at least 1"));
+    }
+    for name in blocked_tools {
+        if tools::Tool::from_name(name).is_none() {
+            return Err(usage(format!(
+                "--blocked-tools: unknown tool {name:?}; the tools are {}",
+                tools::registry::names().collect::<Vec<_>>().join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The checkpoint `--restore-checkpoint` names, its manifest read.
+fn restore_point(given: Option<&Path>) -> Result<Option<RestorePoint>, StartError> {
+    let Some(path) = given else {
+        return Ok(None);
+    };
+    let path = path
+        .canonicalize()
+        .map_err(|err| usage(format!("--restore-checkpoint {}: {err}", path.display())))?;
+    let manifest = checkpoint::load_manifest(&path)
+        .map_err(|err| usage(format!("--restore-checkpoint: {err}")))?;
+    Ok(Some(RestorePoint { path, manifest }))
+}
+
+/// The checkpoint's session when one is restored (`--session-id` must
+/// agree), else `--session-id`, else a new one.
+fn session_id(given: Option<String>, restore: Option<&RestorePoint>) -> Result<String, StartError> {
+    Ok(match (given, restore) {
+        (Some(id), Some(point)) if id != point.manifest.session_id => {
+            return Err(usage(format!(
+                "--session-id {id:?} does not match the checkpoint's session {:?}",
+                point.manifest.session_id
+            )));
+        }
+        // A manifest is a file on disk: its id names a folder, so it is
+        // checked like a flag.
+        (_, Some(point)) if !valid_session_id(&point.manifest.session_id) => {
+            return Err(usage(format!(
+                "--restore-checkpoint: the checkpoint names an invalid session {:?}",
+                point.manifest.session_id
+            )));
+        }
+        (_, Some(point)) => point.manifest.session_id.clone(),
+        (Some(id), None) if valid_session_id(&id) => id,
+        (Some(id), None) => {
+            return Err(usage(format!(
+                "--session-id {id:?}: use 1 to 128 letters, digits, '.', '_' or '-'"
+            )));
+        }
+        (None, None) => new_session_id(),
+    })
+}
+
+fn work_dir(given: &Path) -> Result<PathBuf, StartError> {
+    let work_dir = given
+        .canonicalize()
+        .map_err(|err| usage(format!("--work-dir {}: {err}", given.display())))?;
+    if !work_dir.is_dir() {
+        return Err(usage(format!(
+            "--work-dir {} is not a folder",
+            work_dir.display()
+        )));
+    }
+    Ok(work_dir)
+}
+
+/// Where the state folder is or will be (canonical): the restored
+/// checkpoint's, else `--state-dir`, else the default. It must lie outside
+/// the work dir and, for a new session, hold no folder of the same id.
+fn state_folder(
+    given: Option<PathBuf>,
+    restore: Option<&RestorePoint>,
+    work_dir: &Path,
+    session_id: &str,
+) -> Result<PathBuf, StartError> {
+    let state_dir = match restore {
+        Some(point) => checkpoint::session_dir_of(&point.path)
+            .ok()
+            .and_then(|dir| dir.root.parent()?.parent().map(Path::to_path_buf))
+            .ok_or_else(|| {
+                usage("--restore-checkpoint: the checkpoint is not inside a state folder")
+            })?,
+        None => given.or_else(state::default_state_dir).ok_or_else(|| {
+            usage("no state folder: set --state-dir or AGENT_STATE_DIR (HOME is not set)")
+        })?,
+    };
+    let state_dir = planned_path(&state_dir)
+        .map_err(|err| usage(format!("state folder {}: {err}", state_dir.display())))?;
+    if state_dir.starts_with(work_dir) {
+        return Err(usage(format!(
+            "the state folder {} is inside the work dir; checkpoints would capture themselves. Use --state-dir",
+            state_dir.display()
+        )));
+    }
+    if restore.is_none() && SessionDir::new(&state_dir, session_id).root.exists() {
+        return Err(usage(format!(
+            "session {session_id:?} exists already; continue it with --restore-checkpoint, or use a new --session-id"
+        )));
+    }
+    Ok(state_dir)
+}
+
+/// The model's alias (`--model`, else the config's default, else the
+/// built-in one), what it resolves to, and where its answers come from:
+/// the `--script` file, or the HTTP server the environment names.
+fn model(
+    alias: Option<String>,
+    script: Option<PathBuf>,
+    config: &Config,
+) -> Result<(String, ModelSpec, ModelSource), StartError> {
+    let table = aliases::ModelTable::with_overrides(config.models.clone());
+    let model_alias = alias
+        .or_else(|| config.default_model.clone())
+        .unwrap_or_else(|| aliases::DEFAULT_ALIAS.to_owned());
+    let model_spec = table.resolve(&model_alias);
+    let model = match script {
+        Some(path) => {
+            ModelSource::Scripted(ScriptedModel::load(&path).map_err(|err| usage(err.to_string()))?)
+        }
+        None => ModelSource::Http(http_config(config, &model_spec)?),
+    };
+    Ok((model_alias, model_spec, model))
+}
+
+/// The `--image` files and URLs, read; only for a model that takes images.
+fn load_images(
+    given: &[String],
+    spec: &ModelSpec,
+    alias: &str,
+    runtime: &tokio::runtime::Runtime,
+) -> Result<Vec<Image>, StartError> {
+    if given.is_empty() {
+        return Ok(Vec::new());
+    }
+    if !spec.images {
+        return Err(usage(format!(
+            "--image: the model {alias:?} does not take images (set images = true in its [models] entry)"
+        )));
+    }
+    runtime
+        .block_on(images::load_all(given))
+        .map_err(|err| usage(format!("--image {err}")))
 }
 
 fn http_config(config: &Config, spec: &ModelSpec) -> Result<HttpModelConfig, StartError> {

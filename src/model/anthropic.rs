@@ -3,8 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::error::looks_like_context_overflow;
-use super::openai::{error_message, excerpt};
+use super::error::{error_message, excerpt, looks_like_context_overflow};
 use super::{Image, Message, ModelError, ModelRequest, StreamItem, Usage};
 
 pub const API_VERSION: &str = "2023-06-01";
@@ -128,73 +127,8 @@ impl StreamParser {
                     self.read_usage(usage);
                 }
             }
-            "content_block_start" => {
-                let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
-                let block = event.get("content_block").unwrap_or(&Value::Null);
-                match block.get("type").and_then(Value::as_str) {
-                    Some("tool_use") => {
-                        let id = block.get("id").and_then(Value::as_str).unwrap_or("");
-                        let name = block.get("name").and_then(Value::as_str).unwrap_or("");
-                        let tool_index = self.next_tool_index;
-                        self.next_tool_index += 1;
-                        self.tool_blocks.push((index, tool_index));
-                        items.push(StreamItem::ToolCallStarted {
-                            index: tool_index,
-                            id: id.to_owned(),
-                            name: name.to_owned(),
-                        });
-                    }
-                    Some("text") => {
-                        if let Some(text) = block.get("text").and_then(Value::as_str)
-                            && !text.is_empty()
-                        {
-                            items.push(StreamItem::Text(text.to_owned()));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            "content_block_delta" => {
-                let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
-                let delta = event.get("delta").unwrap_or(&Value::Null);
-                let text = |key: &str| {
-                    delta
-                        .get(key)
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_owned()
-                };
-                match delta.get("type").and_then(Value::as_str) {
-                    Some("text_delta") => items.push(StreamItem::Text(text("text"))),
-                    Some("thinking_delta") => items.push(StreamItem::Reasoning(text("thinking"))),
-                    Some("signature_delta") => {
-                        items.push(StreamItem::ReasoningSignature(text("signature")));
-                    }
-                    Some("input_json_delta") => {
-                        let tool_index = self
-                            .tool_blocks
-                            .iter()
-                            .find(|(block, _)| *block == index)
-                            .map(|(_, tool)| *tool)
-                            .ok_or_else(|| {
-                                ModelError::Malformed(format!(
-                                    "input_json_delta for block {index}, which is not a tool_use"
-                                ))
-                            })?;
-                        let partial = text("partial_json");
-                        if !partial.is_empty() {
-                            items.push(StreamItem::ToolCallArguments {
-                                index: tool_index,
-                                delta: partial,
-                            });
-                        }
-                    }
-                    _ => {}
-                }
-                // An empty signature too: kept, it would be sent back as
-                // a thinking block signed with "", which the API refuses.
-                items.retain(|item| !matches!(item, StreamItem::Text(t) | StreamItem::Reasoning(t) | StreamItem::ReasoningSignature(t) if t.is_empty()));
-            }
+            "content_block_start" => items.extend(self.block_start(&event)),
+            "content_block_delta" => items.extend(self.block_delta(&event)?),
             "message_delta" => {
                 if let Some(usage) = event.get("usage") {
                     self.read_usage(usage);
@@ -219,6 +153,77 @@ impl StreamParser {
             _ => {}
         }
         Ok(items)
+    }
+
+    /// `content_block_start`: a tool call announced, or text that came
+    /// with the block.
+    fn block_start(&mut self, event: &Value) -> Option<StreamItem> {
+        let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let block = event.get("content_block").unwrap_or(&Value::Null);
+        match block.get("type").and_then(Value::as_str) {
+            Some("tool_use") => {
+                let id = block.get("id").and_then(Value::as_str).unwrap_or("");
+                let name = block.get("name").and_then(Value::as_str).unwrap_or("");
+                let tool_index = self.next_tool_index;
+                self.next_tool_index += 1;
+                self.tool_blocks.push((index, tool_index));
+                Some(StreamItem::ToolCallStarted {
+                    index: tool_index,
+                    id: id.to_owned(),
+                    name: name.to_owned(),
+                })
+            }
+            Some("text") => block
+                .get("text")
+                .and_then(Value::as_str)
+                .filter(|text| !text.is_empty())
+                .map(|text| StreamItem::Text(text.to_owned())),
+            _ => None,
+        }
+    }
+
+    /// `content_block_delta`: a piece of text, of thinking, of its
+    /// signature, or of a tool call's arguments. Empty pieces are dropped.
+    fn block_delta(&self, event: &Value) -> Result<Option<StreamItem>, ModelError> {
+        let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
+        let delta = event.get("delta").unwrap_or(&Value::Null);
+        let text = |key: &str| {
+            delta
+                .get(key)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
+        let item = match delta.get("type").and_then(Value::as_str) {
+            Some("text_delta") => StreamItem::Text(text("text")),
+            Some("thinking_delta") => StreamItem::Reasoning(text("thinking")),
+            Some("signature_delta") => StreamItem::ReasoningSignature(text("signature")),
+            Some("input_json_delta") => {
+                let tool_index = self
+                    .tool_blocks
+                    .iter()
+                    .find(|(block, _)| *block == index)
+                    .map(|(_, tool)| *tool)
+                    .ok_or_else(|| {
+                        ModelError::Malformed(format!(
+                            "input_json_delta for block {index}, which is not a tool_use"
+                        ))
+                    })?;
+                let partial = text("partial_json");
+                if partial.is_empty() {
+                    return Ok(None);
+                }
+                StreamItem::ToolCallArguments {
+                    index: tool_index,
+                    delta: partial,
+                }
+            }
+            _ => return Ok(None),
+        };
+        // An empty signature too: kept, it would be sent back as a
+        // thinking block signed with "", which the API refuses.
+        let empty = matches!(&item, StreamItem::Text(t) | StreamItem::Reasoning(t) | StreamItem::ReasoningSignature(t) if t.is_empty());
+        Ok((!empty).then_some(item))
     }
 
     pub fn finish(&self) -> Result<(), ModelError> {

@@ -1,4 +1,9 @@
+//! Why a model call failed, and reading the reason out of what a provider
+//! sent back: shared by both wire formats and the HTTP client.
+
 use std::time::Duration;
+
+use serde_json::Value;
 
 use crate::protocol::events::ErrorCode;
 
@@ -88,4 +93,42 @@ pub fn looks_like_context_overflow(message: &str) -> bool {
     ]
     .iter()
     .any(|needle| lower.contains(needle))
+}
+
+/// The human part of a provider's error body, whichever shape it has.
+pub fn error_message(error: &Value) -> String {
+    if let Some(text) = error.as_str() {
+        return text.to_owned();
+    }
+    if let Some(message) = error.get("message").and_then(Value::as_str) {
+        return message.to_owned();
+    }
+    if let Some(inner) = error.get("error") {
+        return error_message(inner);
+    }
+    excerpt(&error.to_string())
+}
+
+/// The error text of a non-2xx body: the provider's message when it sent
+/// JSON, otherwise the start of the body.
+pub fn http_error_text(body: &str) -> String {
+    match serde_json::from_str::<Value>(body) {
+        Ok(value) => error_message(&value),
+        Err(_) => excerpt(body),
+    }
+}
+
+/// The start of `text`, trimmed and cut on a char boundary: enough to
+/// quote a provider's message in an error without carrying its whole body.
+pub fn excerpt(text: &str) -> String {
+    const LIMIT: usize = 500;
+    let trimmed = text.trim();
+    if trimmed.len() <= LIMIT {
+        return trimmed.to_owned();
+    }
+    let mut end = LIMIT;
+    while !trimmed.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &trimmed[..end])
 }

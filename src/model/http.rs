@@ -8,8 +8,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 
-use super::error::looks_like_context_overflow;
-use super::openai::{excerpt, http_error_text};
+use super::error::{excerpt, http_error_text, looks_like_context_overflow};
 use super::retry::{RetryPolicy, retry_after};
 use super::{ModelError, ModelRequest, StreamItem, StreamSink, WireFormat, anthropic, openai, sse};
 

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::error::looks_like_context_overflow;
+use super::error::{error_message, excerpt, looks_like_context_overflow};
 use super::{Image, Message, ModelError, ModelRequest, StreamItem, Usage};
 
 pub fn request_body(request: &ModelRequest<'_>) -> Value {
@@ -299,42 +299,6 @@ fn parse_usage(usage: &Value) -> Usage {
         cached_input_tokens: number(&["prompt_tokens_details", "cached_tokens"]),
         reasoning_tokens: number(&["completion_tokens_details", "reasoning_tokens"]),
     }
-}
-
-/// The human part of a provider's error body, whichever shape it has.
-pub fn error_message(error: &Value) -> String {
-    if let Some(text) = error.as_str() {
-        return text.to_owned();
-    }
-    if let Some(message) = error.get("message").and_then(Value::as_str) {
-        return message.to_owned();
-    }
-    if let Some(inner) = error.get("error") {
-        return error_message(inner);
-    }
-    excerpt(&error.to_string())
-}
-
-/// The error text of a non-2xx body: the provider's message when it sent
-/// JSON, otherwise the start of the body.
-pub fn http_error_text(body: &str) -> String {
-    match serde_json::from_str::<Value>(body) {
-        Ok(value) => error_message(&value),
-        Err(_) => excerpt(body),
-    }
-}
-
-pub fn excerpt(text: &str) -> String {
-    const LIMIT: usize = 500;
-    let trimmed = text.trim();
-    if trimmed.len() <= LIMIT {
-        return trimmed.to_owned();
-    }
-    let mut end = LIMIT;
-    while !trimmed.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}...", &trimmed[..end])
 }
 
 #[cfg(test)]

@@ -63,7 +63,38 @@ impl TextRenderer {
     }
 }
 
+/// One arm per family of events, so a new event does not compile until it
+/// is placed in one; each family's function describes its own events (and
+/// nothing for any other: `describe` sends it none).
 fn describe(event: &Event) -> Option<String> {
+    match event {
+        Event::SessionStart { .. }
+        | Event::UsageUpdate { .. }
+        | Event::CommandAck { .. }
+        | Event::Error { .. }
+        | Event::SessionEnd { .. } => session_line(event),
+        Event::Activity { .. }
+        | Event::ToolCallStart { .. }
+        | Event::ExecLog { .. }
+        | Event::FileComplete { .. }
+        | Event::ToolResult { .. } => tool_line(event),
+        Event::UserMessage { .. }
+        | Event::TodosUpdate { .. }
+        | Event::HitlRequest { .. }
+        | Event::HitlResolved { .. }
+        | Event::PlanConfirmed { .. }
+        | Event::ModeChanged { .. } => person_line(event),
+        Event::CheckpointSaved { .. }
+        | Event::CheckpointRestored { .. }
+        | Event::Summarizing { .. }
+        | Event::Summarized { .. } => context_line(event),
+        Event::TextDelta { .. } | Event::ReasoningDelta { .. } | Event::FileDelta { .. } => None,
+    }
+}
+
+/// The session's frame: its start and end, token use, errors, refused
+/// commands.
+fn session_line(event: &Event) -> Option<String> {
     let line = match event {
         Event::SessionStart {
             session_id,
@@ -80,6 +111,53 @@ fn describe(event: &Event) -> Option<String> {
             mode,
             tools.join(", ")
         ),
+        Event::UsageUpdate {
+            input_tokens,
+            output_tokens,
+            total_input_tokens,
+            total_output_tokens,
+            ..
+        } => format!(
+            "   tokens: {input_tokens} in / {output_tokens} out (session {total_input_tokens} / {total_output_tokens})"
+        ),
+        Event::CommandAck {
+            command, reason, ..
+        } => format!(
+            "!! command {command} refused: {}",
+            reason.as_deref().unwrap_or("")
+        ),
+        Event::Error {
+            code,
+            message,
+            fatal,
+            attempt,
+        } => {
+            let attempt = attempt
+                .map(|a| format!(" (attempt {a})"))
+                .unwrap_or_default();
+            let level = if *fatal { "ERROR" } else { "warning" };
+            format!("!! {level} [{code}]{attempt}: {message}")
+        }
+        Event::SessionEnd {
+            exit_reason,
+            iterations,
+            duration_ms,
+            total_input_tokens,
+            total_output_tokens,
+            ..
+        } => format!(
+            "== {} after {iterations} iteration(s), {:.1} s, {total_input_tokens} in / {total_output_tokens} out tokens",
+            exit_reason,
+            *duration_ms as f64 / 1000.0
+        ),
+        _ => return None,
+    };
+    Some(line)
+}
+
+/// The work: what the agent is doing, tool calls, their output and results.
+fn tool_line(event: &Event) -> Option<String> {
+    let line = match event {
         Event::Activity { activity, .. } => format!("   ... {activity}"),
         Event::ToolCallStart { name, args, .. } => {
             format!("-> {name} {}", one_line(&args.to_string(), 200))
@@ -130,6 +208,25 @@ fn describe(event: &Event) -> Option<String> {
             }
             out
         }
+        _ => return None,
+    };
+    Some(line)
+}
+
+/// The conversation and the people in the loop: messages, todos,
+/// questions and answers, the plan and the mode.
+fn person_line(event: &Event) -> Option<String> {
+    let line = match event {
+        Event::UserMessage { text, source } => {
+            format!(
+                "== user ({}): {}",
+                match source {
+                    MessageSource::Prompt => "prompt",
+                    MessageSource::Inject => "inject",
+                },
+                one_line(text, 400)
+            )
+        }
         Event::TodosUpdate { todos } => {
             let mut out = "   todos:".to_owned();
             for todo in todos {
@@ -172,25 +269,14 @@ fn describe(event: &Event) -> Option<String> {
         Event::ModeChanged { from, to } => {
             format!("== mode {from} -> {to}")
         }
-        Event::UserMessage { text, source } => {
-            format!(
-                "== user ({}): {}",
-                match source {
-                    MessageSource::Prompt => "prompt",
-                    MessageSource::Inject => "inject",
-                },
-                one_line(text, 400)
-            )
-        }
-        Event::UsageUpdate {
-            input_tokens,
-            output_tokens,
-            total_input_tokens,
-            total_output_tokens,
-            ..
-        } => format!(
-            "   tokens: {input_tokens} in / {output_tokens} out (session {total_input_tokens} / {total_output_tokens})"
-        ),
+        _ => return None,
+    };
+    Some(line)
+}
+
+/// Checkpoints and compaction of the context.
+fn context_line(event: &Event) -> Option<String> {
+    let line = match event {
         Event::CheckpointSaved {
             iteration,
             checkpoint,
@@ -207,39 +293,7 @@ fn describe(event: &Event) -> Option<String> {
             tokens_before,
             tokens_after,
         } => format!("   context {tokens_before} -> {tokens_after} tokens"),
-        Event::CommandAck {
-            command, reason, ..
-        } => format!(
-            "!! command {command} refused: {}",
-            reason.as_deref().unwrap_or("")
-        ),
-        Event::Error {
-            code,
-            message,
-            fatal,
-            attempt,
-        } => {
-            let attempt = attempt
-                .map(|a| format!(" (attempt {a})"))
-                .unwrap_or_default();
-            let level = if *fatal { "ERROR" } else { "warning" };
-            format!("!! {level} [{code}]{attempt}: {message}")
-        }
-        Event::SessionEnd {
-            exit_reason,
-            iterations,
-            duration_ms,
-            total_input_tokens,
-            total_output_tokens,
-            ..
-        } => format!(
-            "== {} after {iterations} iteration(s), {:.1} s, {total_input_tokens} in / {total_output_tokens} out tokens",
-            exit_reason,
-            *duration_ms as f64 / 1000.0
-        ),
-        Event::TextDelta { .. } | Event::ReasoningDelta { .. } | Event::FileDelta { .. } => {
-            return None;
-        }
+        _ => return None,
     };
     Some(line)
 }

@@ -4,6 +4,13 @@
 //! and a `ts`, every string in it is redacted, and it is written as one line
 //! and flushed. A reader that went away (EPIPE) is not a crash: the session
 //! goes on and finishes its work, it just has nobody to tell.
+//!
+//! The subcommands that run no session have no events to number or redact,
+//! so they get a plain door here instead: [`replay_stdout`] for `attach`,
+//! whose journal lines an `EventWriter` already numbered and redacted when
+//! the session wrote them, and [`print_text`] for `checkpoints` and
+//! `rollback`, which answer a person in plain text. Nothing else opens
+//! stdout (a layout test checks it).
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -395,6 +402,20 @@ pub fn timestamp_now() -> String {
     chrono::Utc::now()
         .format("%Y-%m-%dT%H:%M:%S%.3fZ")
         .to_string()
+}
+
+/// Stdout for `agent attach` to replay journal lines byte for byte; the
+/// first starts on a fresh line, like a session's own first event.
+pub fn replay_stdout() -> impl Write {
+    super::tty::FreshLine::for_stdout(io::stdout().lock())
+}
+
+/// Writes `text` for a person (`agent checkpoints`, `agent rollback`). A
+/// reader that went away leaves nothing to do.
+pub fn print_text(text: &str) {
+    let mut stdout = io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
 }
 
 #[cfg(test)]

@@ -223,151 +223,191 @@ pub fn is_read_only(command: &str) -> bool {
 /// lines) of words. `None` for anything that is refused whatever the
 /// programs: see the module comment.
 fn lex(line: &str) -> Option<Vec<Vec<Word>>> {
-    let chars: Vec<char> = line.chars().collect();
-    let mut commands: Vec<Vec<Word>> = vec![Vec::new()];
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut expands = false;
-    let mut i = 0;
-    let finish_word = |commands: &mut Vec<Vec<Word>>,
-                       word: &mut String,
-                       in_word: &mut bool,
-                       expands: &mut bool| {
-        if *in_word && let Some(current) = commands.last_mut() {
-            current.push(Word {
-                text: std::mem::take(word),
-                expands: *expands,
-            });
-        }
-        *in_word = false;
-        *expands = false;
+    let mut lexer = Lexer {
+        chars: line.chars().collect(),
+        at: 0,
+        commands: vec![Vec::new()],
+        word: String::new(),
+        in_word: false,
+        expands: false,
     };
-    while i < chars.len() {
-        let c = chars[i];
+    while let Some(&c) = lexer.chars.get(lexer.at) {
+        lexer.token(c)?;
+    }
+    lexer.finish_word();
+    Some(lexer.commands)
+}
+
+/// Where [`lex`] is in the line, the commands read so far, and the word
+/// being read. Each method reads one kind of token from `chars[at]` and
+/// moves `at` past it; `None` refuses the line.
+struct Lexer {
+    chars: Vec<char>,
+    at: usize,
+    commands: Vec<Vec<Word>>,
+    word: String,
+    in_word: bool,
+    expands: bool,
+}
+
+impl Lexer {
+    fn token(&mut self, c: char) -> Option<()> {
         match c {
-            '\'' => {
-                in_word = true;
-                let end = chars[i + 1..].iter().position(|&q| q == '\'')? + i + 1;
-                word.extend(&chars[i + 1..end]);
-                i = end + 1;
-                continue;
-            }
-            '"' => {
-                in_word = true;
-                i += 1;
-                loop {
-                    let q = *chars.get(i)?;
-                    match q {
-                        '"' => break,
-                        '`' => return None,
-                        '$' => {
-                            if chars.get(i + 1) == Some(&'(') {
-                                return None;
-                            }
-                            expands = true;
-                            word.push('$');
-                        }
-                        '\\' => {
-                            let next = *chars.get(i + 1)?;
-                            if matches!(next, '$' | '`' | '"' | '\\' | '\n') {
-                                if next != '\n' {
-                                    word.push(next);
-                                }
-                                i += 1;
-                            } else {
-                                word.push('\\');
-                            }
-                        }
-                        other => word.push(other),
-                    }
-                    i += 1;
-                }
-                i += 1;
-                continue;
-            }
-            '\\' => {
-                let next = *chars.get(i + 1)?;
-                if next != '\n' {
-                    in_word = true;
-                    word.push(next);
-                }
-                i += 2;
-                continue;
-            }
-            '`' => return None,
+            '\'' => return self.single_quoted(),
+            '"' => return self.double_quoted(),
+            '\\' => return self.escaped(),
+            '`' | '(' | ')' => return None,
             '$' => {
-                if chars.get(i + 1) == Some(&'(') {
+                if self.chars.get(self.at + 1) == Some(&'(') {
                     return None;
                 }
-                in_word = true;
-                expands = true;
-                word.push('$');
+                self.expanding(c);
             }
-            '*' | '?' | '[' | '{' => {
-                in_word = true;
-                expands = true;
-                word.push(c);
-            }
-            '~' if !in_word => {
-                in_word = true;
-                expands = true;
-                word.push(c);
-            }
+            '*' | '?' | '[' | '{' => self.expanding(c),
+            '~' if !self.in_word => self.expanding(c),
             // A comment ends at the end of its line, not of the command:
             // what follows a newline still runs.
-            '#' if !in_word => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
+            '#' if !self.in_word => {
+                while self.chars.get(self.at).is_some_and(|&c| c != '\n') {
+                    self.at += 1;
                 }
-                continue;
+                return Some(());
             }
-            '(' | ')' => return None,
-            ' ' | '\t' => finish_word(&mut commands, &mut word, &mut in_word, &mut expands),
-            ';' | '\n' => {
-                finish_word(&mut commands, &mut word, &mut in_word, &mut expands);
-                commands.push(Vec::new());
-            }
-            '|' => {
-                finish_word(&mut commands, &mut word, &mut in_word, &mut expands);
-                match chars.get(i + 1) {
-                    Some('|') => i += 1,
-                    // `|&` also pipes stderr: fine, but rare enough to refuse.
-                    Some('&') => return None,
-                    _ => {}
-                }
-                commands.push(Vec::new());
-            }
-            '&' => {
-                if chars.get(i + 1) == Some(&'&') {
-                    finish_word(&mut commands, &mut word, &mut in_word, &mut expands);
-                    commands.push(Vec::new());
-                    i += 2;
-                    continue;
-                }
-                // `&>` writes; a lone `&` is a background job.
-                return None;
-            }
-            '>' | '<' => {
-                // A descriptor number right before it belongs to it (`2>`).
-                let fd_prefix = in_word && !expands && word.chars().all(|d| d.is_ascii_digit());
-                if fd_prefix {
-                    word.clear();
-                    in_word = false;
-                } else {
-                    finish_word(&mut commands, &mut word, &mut in_word, &mut expands);
-                }
-                i = redirection(&chars, i)?;
-                continue;
-            }
+            ' ' | '\t' => self.finish_word(),
+            ';' | '\n' => self.end_command(),
+            '|' => self.pipe()?,
+            '&' => return self.and(),
+            '>' | '<' => return self.redirection(),
             other => {
-                in_word = true;
-                word.push(other);
+                self.in_word = true;
+                self.word.push(other);
             }
         }
-        i += 1;
+        self.at += 1;
+        Some(())
     }
-    finish_word(&mut commands, &mut word, &mut in_word, &mut expands);
-    Some(commands)
+
+    fn finish_word(&mut self) {
+        if self.in_word
+            && let Some(current) = self.commands.last_mut()
+        {
+            current.push(Word {
+                text: std::mem::take(&mut self.word),
+                expands: self.expands,
+            });
+        }
+        self.in_word = false;
+        self.expands = false;
+    }
+
+    fn end_command(&mut self) {
+        self.finish_word();
+        self.commands.push(Vec::new());
+    }
+
+    /// A character the shell would expand (`$X`, a glob, a brace, `~`).
+    fn expanding(&mut self, c: char) {
+        self.in_word = true;
+        self.expands = true;
+        self.word.push(c);
+    }
+
+    /// `'...'`: everything up to the next `'` as it is.
+    fn single_quoted(&mut self) -> Option<()> {
+        let i = self.at;
+        self.in_word = true;
+        let end = self.chars[i + 1..].iter().position(|&q| q == '\'')? + i + 1;
+        self.word.extend(&self.chars[i + 1..end]);
+        self.at = end + 1;
+        Some(())
+    }
+
+    /// `"..."`: `$` expands (`$(` is refused, like a backquote), and a
+    /// backslash escapes only what it escapes in double quotes.
+    fn double_quoted(&mut self) -> Option<()> {
+        self.in_word = true;
+        self.at += 1;
+        loop {
+            let q = *self.chars.get(self.at)?;
+            match q {
+                '"' => break,
+                '`' => return None,
+                '$' => {
+                    if self.chars.get(self.at + 1) == Some(&'(') {
+                        return None;
+                    }
+                    self.expands = true;
+                    self.word.push('$');
+                }
+                '\\' => {
+                    let next = *self.chars.get(self.at + 1)?;
+                    if matches!(next, '$' | '`' | '"' | '\\' | '\n') {
+                        if next != '\n' {
+                            self.word.push(next);
+                        }
+                        self.at += 1;
+                    } else {
+                        self.word.push('\\');
+                    }
+                }
+                other => self.word.push(other),
+            }
+            self.at += 1;
+        }
+        self.at += 1;
+        Some(())
+    }
+
+    /// `\x` outside quotes: `x` itself; a backslash-newline joins lines.
+    fn escaped(&mut self) -> Option<()> {
+        let next = *self.chars.get(self.at + 1)?;
+        if next != '\n' {
+            self.in_word = true;
+            self.word.push(next);
+        }
+        self.at += 2;
+        Some(())
+    }
+
+    /// `|` or `||` ends a command; `|&` is refused. Leaves `at` on the
+    /// last character of the operator.
+    fn pipe(&mut self) -> Option<()> {
+        self.finish_word();
+        match self.chars.get(self.at + 1) {
+            Some('|') => self.at += 1,
+            // `|&` also pipes stderr: fine, but rare enough to refuse.
+            Some('&') => return None,
+            _ => {}
+        }
+        self.commands.push(Vec::new());
+        Some(())
+    }
+
+    /// `&&` ends a command; `&>` writes and a lone `&` is a background
+    /// job, both refused.
+    fn and(&mut self) -> Option<()> {
+        if self.chars.get(self.at + 1) == Some(&'&') {
+            self.end_command();
+            self.at += 2;
+            return Some(());
+        }
+        None
+    }
+
+    /// `>` or `<`, with the descriptor number right before it (`2>`),
+    /// which belongs to it rather than being a word.
+    fn redirection(&mut self) -> Option<()> {
+        let fd_prefix =
+            self.in_word && !self.expands && self.word.chars().all(|d| d.is_ascii_digit());
+        if fd_prefix {
+            self.word.clear();
+            self.in_word = false;
+        } else {
+            self.finish_word();
+        }
+        self.at = redirection(&self.chars, self.at)?;
+        Some(())
+    }
 }
 
 /// Checks the redirection starting at `chars[at]` (`>` or `<`) and returns

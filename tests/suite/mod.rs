@@ -8,6 +8,7 @@ mod dist;
 mod hitl;
 mod images;
 mod launch;
+mod layout;
 mod model_errors;
 mod pty;
 mod ptyutil;
