@@ -25,17 +25,32 @@ pub enum Command {
 }
 
 impl Command {
-    /// The `type` string, as echoed in `command-ack`.
-    pub fn kind(&self) -> &'static str {
+    /// The `type`, as echoed in `command-ack`.
+    pub fn kind(&self) -> CommandKind {
         match self {
-            Command::HitlResponse { .. } => "hitl-response",
-            Command::Inject { .. } => "inject",
-            Command::ConfirmPlan => "confirm-plan",
-            Command::Cancel => "cancel",
-            Command::Rollback { .. } => "rollback",
+            Command::HitlResponse { .. } => CommandKind::HitlResponse,
+            Command::Inject { .. } => CommandKind::Inject,
+            Command::ConfirmPlan => CommandKind::ConfirmPlan,
+            Command::Cancel => CommandKind::Cancel,
+            Command::Rollback { .. } => CommandKind::Rollback,
         }
     }
 }
+
+/// A command's `type`, spelled by serde as in [`Command`] (a test holds
+/// the two together): an unknown type is told apart from a bad command of
+/// a known one, and serde's error names the known ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CommandKind {
+    HitlResponse,
+    Inject,
+    ConfirmPlan,
+    Cancel,
+    Rollback,
+}
+
+display_as_serde!(CommandKind);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -46,14 +61,6 @@ pub enum Decision {
 }
 
 display_as_serde!(Decision);
-
-const KNOWN_TYPES: [&str; 5] = [
-    "hitl-response",
-    "inject",
-    "confirm-plan",
-    "cancel",
-    "rollback",
-];
 
 /// Why a stdin line is not a command. `command` is the line's `type` when
 /// one could be read, so the `command-ack` can name it.
@@ -88,13 +95,10 @@ pub fn parse_command(line: &[u8]) -> Result<Command, BadCommand> {
             "command has no string field \"type\"",
         ));
     };
-    if !KNOWN_TYPES.contains(&kind) {
+    if let Err(err) = CommandKind::deserialize(&Value::String(kind.to_owned())) {
         return Err(BadCommand::new(
             Some(kind.to_owned()),
-            format!(
-                "unknown command type {kind:?}; expected one of {}",
-                KNOWN_TYPES.join(", ")
-            ),
+            format!("unknown command type {kind:?} ({err})"),
         ));
     }
     let kind = kind.to_owned();
@@ -105,6 +109,28 @@ pub fn parse_command(line: &[u8]) -> Result<Command, BadCommand> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_kind_is_the_type_its_command_is_written_with() {
+        let commands = [
+            Command::HitlResponse {
+                id: "a".into(),
+                decision: Decision::Approve,
+                data: Value::Null,
+            },
+            Command::Inject { text: "t".into() },
+            Command::ConfirmPlan,
+            Command::Cancel,
+            Command::Rollback { iteration: 1 },
+        ];
+        for command in commands {
+            let written = serde_json::to_value(&command).unwrap();
+            assert_eq!(written["type"], command.kind().to_string());
+        }
+        let err = parse_command(br#"{"type":"teleport"}"#).unwrap_err();
+        assert_eq!(err.command.as_deref(), Some("teleport"));
+        assert!(err.message.contains("`confirm-plan`"), "{}", err.message);
+    }
 
     #[test]
     fn parses_every_command() {

@@ -180,7 +180,7 @@ fn tool_line(event: &Event) -> Option<String> {
             diff,
             ..
         } => {
-            let op = wire_name(op);
+            let op = op.to_string();
             let mut out = format!("   {op} {path} ({bytes} bytes)");
             for line in diff.lines().take(40) {
                 out.push_str("\n   ");
@@ -230,7 +230,7 @@ fn person_line(event: &Event) -> Option<String> {
         Event::TodosUpdate { todos } => {
             let mut out = "   todos:".to_owned();
             for todo in todos {
-                let status = wire_name(&todo.status);
+                let status = todo.status.to_string();
                 out.push_str(&format!("\n     [{status}] {}", todo.content));
             }
             out
@@ -246,7 +246,7 @@ fn person_line(event: &Event) -> Option<String> {
             action,
             reason,
         } => {
-            let mut out = format!("?? waiting for a person ({}, id {id})", wire_name(kind));
+            let mut out = format!("?? waiting for a person ({kind}, id {id})");
             for (label, value) in [
                 ("question", question.clone()),
                 ("options", options.as_ref().map(|o| o.join(" / "))),
@@ -263,7 +263,7 @@ fn person_line(event: &Event) -> Option<String> {
             out
         }
         Event::HitlResolved { id, decision, by } => {
-            format!("   answered {id}: {decision} (by {})", wire_name(by))
+            format!("   answered {id}: {decision} (by {by})")
         }
         Event::PlanConfirmed { plan } => format!("== plan confirmed\n{plan}"),
         Event::ModeChanged { from, to } => {
@@ -296,14 +296,6 @@ fn context_line(event: &Event) -> Option<String> {
         _ => return None,
     };
     Some(line)
-}
-
-/// The wire spelling of a unit enum value (`in_progress`, `ask-user`).
-fn wire_name<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|value| value.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 fn one_line(text: &str, max_chars: usize) -> String {

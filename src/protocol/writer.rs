@@ -18,7 +18,7 @@ use std::sync::Mutex;
 
 use serde_json::{Map, Value};
 
-use super::events::{Event, OutputStream};
+use super::events::{ErrorCode, Event, OutputStream};
 use super::redact::{HeldText, Redactor};
 use super::text::TextRenderer;
 
@@ -380,7 +380,7 @@ pub fn stamp(event: &Event, seq: u64, ts: &str) -> Value {
         _ => {
             let mut map = Map::new();
             map.insert("type".into(), Value::from("error"));
-            map.insert("code".into(), Value::from("internal"));
+            map.insert("code".into(), Value::from(ErrorCode::Internal.to_string()));
             map.insert("message".into(), Value::from("event failed to serialize"));
             map.insert("fatal".into(), Value::from(false));
             map
@@ -421,7 +421,6 @@ pub fn print_text(text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::events::ErrorCode;
     use std::sync::Arc;
 
     #[derive(Clone, Default)]

@@ -128,7 +128,8 @@ pub async fn dispatch_commands(
 }
 
 fn apply(command: Command, control: &Control, events: &EventWriter) {
-    let kind = command.kind();
+    let kind = command.kind().to_string();
+    let kind = kind.as_str();
     match command {
         Command::Cancel => {
             accept(events, kind);
