@@ -94,8 +94,11 @@ fn exec_streams_lines_separately_and_partial_lines_after_a_pause() {
     let env = TestEnv::offline();
     let run = env.run_commands(
         &[
-            "for i in 1 2 3; do echo out$i; echo err$i >&2; sleep 0.15; done",
-            "printf partial; sleep 0.4; echo ' rest'",
+            // Pauses far above the 100 ms linger, so a loaded machine
+            // (CI runs the suite's tests in parallel on 2 cores) reads each
+            // piece apart.
+            "for i in 1 2 3; do echo out$i; echo err$i >&2; sleep 0.4; done",
+            "printf partial; sleep 1; echo ' rest'",
             "for c in a b c d e f g h; do printf $c; done; echo",
         ],
         &[],
