@@ -153,3 +153,19 @@ fn progress_round_trips_through_its_flat_checkpoint_form() {
     let back: Progress = serde_json::from_value(json).expect("readable");
     assert_eq!(back, state.progress);
 }
+
+#[test]
+fn a_restored_state_is_the_checkpoint_s_and_stores_its_conversation_again() {
+    let mut saved = SessionState::new(Mode::Plan);
+    saved.progress.model_calls = 7;
+    saved
+        .replace_todos(vec![todo("one", TodoStatus::Pending)])
+        .expect("a valid list");
+    let restored = SessionState::restored(saved.progress.clone(), vec![user("task")], 5);
+    assert_eq!(restored.progress, saved.progress);
+    assert_eq!(restored.iterations, 5);
+    assert_eq!(restored.mode(), Mode::Plan);
+    assert_eq!(restored.conversation.len(), 1);
+    // The checkpointer forgot what it stored before the restore.
+    assert_eq!(restored.conversation.unchanged_since_checkpoint(), 0);
+}
