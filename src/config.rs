@@ -136,6 +136,9 @@ pub struct SecretsConfig {
     /// environment of every command, and their values masked in events.
     /// `*` matches any run of characters (`*_TOKEN`).
     pub env: Vec<String>,
+    /// What the model gets of a secret found in a tool's output: a
+    /// placeholder (the default) or, with `"clear"`, the value.
+    pub model_egress: crate::session::egress::ModelEgress,
 }
 
 /// Variables that are always secret, whatever the config says.
@@ -290,6 +293,20 @@ env = ["GITHUB_TOKEN", "*_SECRET"]
         assert!(secret.is_match("DB_SECRET"));
         assert!(secret.is_match("AGENT_API_KEY"));
         assert!(!secret.is_match("PATH"));
+    }
+
+    #[test]
+    fn model_egress_is_placeholders_unless_set_clear() {
+        use crate::session::egress::ModelEgress;
+        let default = Config::parse("").unwrap();
+        assert_eq!(default.secrets.model_egress, ModelEgress::Placeholders);
+        let clear = Config::parse("[secrets]\nmodel_egress = \"clear\"").unwrap();
+        assert_eq!(clear.secrets.model_egress, ModelEgress::Clear);
+        let err = Config::parse("[secrets]\nmodel_egress = \"off\"").unwrap_err();
+        assert!(
+            err.contains("model_egress") && err.contains("`placeholders` or `clear`"),
+            "{err}"
+        );
     }
 
     #[test]

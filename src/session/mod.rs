@@ -5,6 +5,7 @@ pub mod checks;
 pub mod compact;
 pub mod control;
 mod conversation;
+pub mod egress;
 pub mod hitl;
 pub mod partial_json;
 mod people;
@@ -64,6 +65,9 @@ pub struct SessionConfig {
     pub compaction: compact::CompactionConfig,
     /// What confines commands, as `session-start` reports it.
     pub sandbox: crate::protocol::events::SandboxReport,
+    /// `[secrets] model_egress`: secrets in tool output reach the model as
+    /// placeholders, or in the clear.
+    pub model_egress: egress::ModelEgress,
 }
 
 /// How long the end of a session waits for the disk to confirm its
@@ -321,12 +325,13 @@ impl Session {
                         }
                     }
                 };
+                let content = self.for_model(&call.name, &result.output);
                 self.state
                     .conversation
                     .push(Message::Tool(ToolResultMessage {
                         call_id: call.id.clone(),
                         name: call.name.clone(),
-                        content: tools::truncate::head_tail(&result.output, MODEL_OUTPUT_LIMIT),
+                        content: tools::truncate::head_tail(&content, MODEL_OUTPUT_LIMIT),
                         is_error: !result.ok,
                         image: result.image,
                     }));
@@ -382,7 +387,7 @@ impl Session {
         // An unknown or blocked tool is the better answer than the JSON
         // of its arguments.
         let call = self.offer.admit(name).and_then(|()| match &parsed {
-            Ok(arguments) => self.offer.parse(name, arguments),
+            Ok(arguments) => self.offer.parse(name, &self.for_tool(name, arguments)),
             Err(problem) => Err(BadCall(format!(
                 "{problem}: {}",
                 tools::truncate::head_tail(raw_arguments, 2_000)

@@ -50,6 +50,8 @@ impl Session {
         self.checkpointer.restore_files(manifest)?;
         let messages = checkpoint::load_conversation(self.checkpointer.snapshotter(), manifest)?;
         self.state = SessionState::restored(manifest.session.clone(), messages, manifest.iteration);
+        let placeholders = &self.state.progress.secret_placeholders;
+        placeholders.teach(self.events.redactor());
         self.refresh_tools();
         self.model.resume_after(self.state.progress.model_calls);
         Ok(())

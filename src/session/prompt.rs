@@ -22,6 +22,12 @@ pub fn system_prompt(config: &SessionConfig, mode: Mode) -> String {
         ),
         Mode::Normal => {}
     }
+    if config.model_egress == super::egress::ModelEgress::Placeholders {
+        prompt.push_str(
+            "\n\nSecrets in tool output are shown as placeholders such as «secret:openai-key:1». \
+             Write a placeholder as it is where the value belongs in a tool's arguments; the tool gets the value.",
+        );
+    }
     if let Some(summary) = config
         .previous_summary
         .as_deref()

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::conversation::Conversation;
+use super::egress::Placeholders;
 use super::todos::TodoList;
 use crate::model::{Image, Message, Usage};
 use crate::protocol::events::{Event, Mode};
@@ -24,6 +25,10 @@ pub struct Progress {
     pub usage: Usage,
     /// Model calls made so far (a scripted model resumes its script there).
     pub model_calls: u32,
+    /// The placeholders the model was given for secrets, with their values
+    /// (why they are kept here: `egress.rs`).
+    #[serde(default, skip_serializing_if = "Placeholders::is_empty")]
+    pub secret_placeholders: Placeholders,
 }
 
 #[derive(Debug)]
@@ -44,6 +49,7 @@ impl SessionState {
                 todos: TodoList::default(),
                 usage: Usage::default(),
                 model_calls: 0,
+                secret_placeholders: Placeholders::default(),
             },
             iterations: 0,
         }

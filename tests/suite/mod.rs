@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod compaction;
 mod dist;
+mod egress;
 mod hitl;
 mod images;
 mod launch;

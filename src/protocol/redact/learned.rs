@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
+use super::Found;
 use super::key_block::key_lines;
 use super::rules::PRIVATE_KEY;
 use super::{
@@ -376,19 +377,25 @@ impl ExactSet {
         }
     }
 
-    pub(super) fn replace(&self, text: &str) -> String {
+    pub(super) fn replace_with(
+        &self,
+        text: &str,
+        mask: &mut dyn FnMut(&Found<'_>) -> String,
+    ) -> String {
         let Some(automaton) = self.automaton.as_ref().filter(|a| a.is_match(text)) else {
             return text.to_owned();
         };
         let mut out = String::with_capacity(text.len());
-        automaton.replace_all_with(text, &mut out, |found, _, out| {
+        automaton.replace_all_with(text, &mut out, |found, value, out| {
             let kind = self
                 .patterns
                 .get(found.pattern().as_usize())
                 .map_or(Exact::SecretValue, |(_, kind)| *kind);
-            out.push_str("[REDACTED:");
-            out.push_str(kind.rule());
-            out.push(']');
+            out.push_str(&mask(&Found {
+                rule: kind.rule(),
+                value,
+                by_context: false,
+            }));
             true
         });
         out

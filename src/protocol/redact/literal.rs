@@ -9,7 +9,7 @@ use super::MIN_ASSIGNED_SECRET_LEN;
 /// secret. It must be at least [`MIN_ASSIGNED_SECRET_LEN`] characters and
 /// none of: a reference (`$X`, `${X}`, `%X%`, `{x}`, `os.environ[...]`,
 /// `process.env.X`, `getenv(...)`, a call or an index), a placeholder
-/// (`<...>`, `xxx`, `***`, `...`, `changeme`, `your-...`, `...-here`,
+/// (`<...>`, `«...»`, `xxx`, `***`, `...`, `changeme`, `your-...`, `...-here`,
 /// `example`, one character repeated), a path (`/...`, `~/...`, `./...`
 /// made of path characters), or, unless `quoted`, a name (`DB_PASSWORD`,
 /// `db_password`, `dbPassword`, `self.password`). And it must vary: two
@@ -81,6 +81,9 @@ pub(super) fn is_placeholder(value: &str) -> bool {
     let first = chars.next();
     value.starts_with('<')
         || value.ends_with('>')
+        // The model boundary's own placeholders (`«secret:openai-key:1»`),
+        // also cut by the value's end (`openai-key:1»` after `secret:`).
+        || value.contains(['«', '»'])
         || (value.starts_with('[') && value.ends_with(']'))
         || chars.all(|c| Some(c) == first)
         || lower.starts_with("your")

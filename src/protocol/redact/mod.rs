@@ -41,7 +41,7 @@ use learned::{Known, value_forms};
 use rules::{PRIVATE_KEY, RULES, Rule, TRIGGERS, masked_value};
 
 /// Bumped whenever a rule is added, removed or changed.
-pub const RULES_VERSION: u32 = 2;
+pub const RULES_VERSION: u32 = 3;
 
 /// Exact secret values shorter than this are not masked: masking "abc"
 /// everywhere would shred ordinary text and protect nothing.
@@ -72,6 +72,19 @@ pub const MAX_HELD_WORD: usize = 4 * 1024;
 pub const HOLD_TAIL: usize = 512;
 /// An unterminated private key block is held up to this size.
 pub const MAX_HELD_KEY_BLOCK: usize = 64 * 1024;
+
+/// One secret found in a text, as [`Redactor::mask_with`] hands it over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found<'a> {
+    /// The rule's name, as in `[REDACTED:<rule>]`.
+    pub rule: &'static str,
+    /// The secret as it stands in the text (for an assignment, the value
+    /// only: the key and the `=` stay).
+    pub value: &'a str,
+    /// Found by what stands before it (`password = `, `Bearer `), not by
+    /// its own shape or as a known value: alone it would not be found.
+    pub by_context: bool,
+}
 
 /// Masks secrets in strings. Shared by reference; what it learns (a value
 /// added later, a private key seen in passing) counts for every later call,
@@ -185,7 +198,18 @@ impl Redactor {
 
     /// Returns the text with every secret replaced by `[REDACTED:rule]`.
     pub fn redact(&self, text: &str) -> String {
-        let mut out = self.known.current().replace(text);
+        self.mask_with(text, &mut |found| format!("[REDACTED:{}]", found.rule))
+    }
+
+    /// Returns the text with every secret replaced by what `mask` makes of
+    /// it: [`redact`](Self::redact) with a mask of the caller's choosing
+    /// (the session gives the model numbered placeholders). The exact
+    /// values go first, then the rules in the table's order, each over the
+    /// text the earlier ones masked, so a later rule sees the masks of the
+    /// earlier ones and a found value may hold one (a key block whose lines
+    /// were known).
+    pub fn mask_with(&self, text: &str, mask: &mut dyn FnMut(&Found<'_>) -> String) -> String {
+        let mut out = self.known.current().replace_with(text, mask);
         let triggered = self.triggered(&out);
         for (rule, _) in self.rules.iter().zip(triggered).filter(|(_, hit)| *hit) {
             let Some(regex) = rule.regex() else { continue };
@@ -198,11 +222,17 @@ impl Redactor {
             }
             let replaced = match rule.value_group {
                 None => regex
-                    .replace_all(&out, format!("[REDACTED:{}]", rule.name).as_str())
+                    .replace_all(&out, |caps: &regex::Captures<'_>| {
+                        mask(&Found {
+                            rule: rule.name,
+                            value: caps.get(0).map_or("", |m| m.as_str()),
+                            by_context: false,
+                        })
+                    })
                     .into_owned(),
                 Some(group) => regex
                     .replace_all(&out, |caps: &regex::Captures<'_>| {
-                        masked_value(rule, group, caps)
+                        masked_value(rule, group, caps, mask)
                     })
                     .into_owned(),
             };

@@ -181,7 +181,12 @@ pub(super) const TRAILING_KEY: &str = r#"(?i)(?:password|passwd|pwd|secret|secre
 
 /// The text of one match of a rule with a value group: the value masked,
 /// or the whole match unchanged when the value fails the rule's check.
-pub(super) fn masked_value(rule: &Rule, group: usize, caps: &regex::Captures<'_>) -> String {
+pub(super) fn masked_value(
+    rule: &Rule,
+    group: usize,
+    caps: &regex::Captures<'_>,
+    mask: &mut dyn FnMut(&super::Found<'_>) -> String,
+) -> String {
     let whole = caps.get(0).map_or("", |m| m.as_str());
     let Some(value) = caps.get(group) else {
         return whole.to_owned();
@@ -202,7 +207,11 @@ pub(super) fn masked_value(rule: &Rule, group: usize, caps: &regex::Captures<'_>
     let mut kept = String::new();
     for index in 1..caps.len() {
         if index == group {
-            kept.push_str(&format!("[REDACTED:{}]", rule.name));
+            kept.push_str(&mask(&super::Found {
+                rule: rule.name,
+                value,
+                by_context: true,
+            }));
         } else if let Some(part) = caps.get(index) {
             kept.push_str(part.as_str());
         }
