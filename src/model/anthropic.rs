@@ -71,7 +71,7 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
         "stream": true,
     });
     if !system.is_empty() {
-        body["system"] = Value::from(system.join("\n\n"));
+        body["system"] = json!([{"type": "text", "text": system.join("\n\n")}]);
     }
     if let Some(temperature) = request.temperature {
         body["temperature"] = Value::from(temperature);
@@ -85,7 +85,41 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
             })
             .collect();
     }
+    mark_cache_breakpoints(&mut body);
     body
+}
+
+/// Where the provider may cache the request's prefix (at most four marks;
+/// these are three): after the system prompt (tools come before it, so
+/// they are cached with it), after the newest message, and after the
+/// message that was newest in the previous request (the one before the
+/// last assistant turn). Each request then reads every earlier turn from
+/// the cache, even when one iteration adds more blocks than the provider
+/// looks back over from a single mark.
+fn mark_cache_breakpoints(body: &mut Value) {
+    let ephemeral = || json!({"type": "ephemeral"});
+    if let Some(block) = body["system"]
+        .as_array_mut()
+        .and_then(|blocks| blocks.last_mut())
+    {
+        block["cache_control"] = ephemeral();
+    }
+    let Some(messages) = body["messages"].as_array_mut() else {
+        return;
+    };
+    let previous = messages
+        .iter()
+        .rposition(|message| message["role"] == "assistant")
+        .and_then(|assistant| assistant.checked_sub(1));
+    let newest = messages.len().checked_sub(1);
+    for index in [previous, newest].into_iter().flatten() {
+        if let Some(block) = messages[index]["content"]
+            .as_array_mut()
+            .and_then(|blocks| blocks.last_mut())
+        {
+            block["cache_control"] = ephemeral();
+        }
+    }
 }
 
 fn image_block(image: &Image) -> Value {
@@ -350,13 +384,23 @@ mod tests {
             tools: &[],
             max_output_tokens: 64,
             temperature: None,
+            cache_key: None,
         });
-        assert_eq!(body["system"], "sys");
+        assert_eq!(body["system"][0]["text"], "sys");
         let sent = body["messages"].as_array().unwrap();
         assert_eq!(sent.len(), 3);
         assert_eq!(sent[1]["content"][1]["input"], json!({"command": "ls"}));
         assert_eq!(sent[2]["content"][0]["type"], "tool_result");
         assert_eq!(sent[2]["content"][1]["text"], "also");
+
+        // Three cache marks: the system prompt, the message before the
+        // last assistant turn, the newest message's last block.
+        let ephemeral = json!({"type": "ephemeral"});
+        assert_eq!(body["system"][0]["cache_control"], ephemeral);
+        assert_eq!(sent[0]["content"][0]["cache_control"], ephemeral);
+        assert_eq!(sent[2]["content"][1]["cache_control"], ephemeral);
+        let marks = body.to_string().matches("cache_control").count();
+        assert_eq!(marks, 3);
     }
 }
 

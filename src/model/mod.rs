@@ -111,6 +111,9 @@ pub struct ModelRequest<'a> {
     pub tools: &'a [ToolSpec],
     pub max_output_tokens: u32,
     pub temperature: Option<f32>,
+    /// The same for every request of a session, so a provider that routes
+    /// by it (OpenAI's `prompt_cache_key`) finds the cached prefix.
+    pub cache_key: Option<&'a str>,
 }
 
 /// Receives a call's stream. `restart` is called before a retry so that what

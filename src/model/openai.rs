@@ -37,6 +37,9 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
     if let Some(temperature) = request.temperature {
         body["temperature"] = Value::from(temperature);
     }
+    if let Some(key) = request.cache_key {
+        body["prompt_cache_key"] = Value::from(key);
+    }
     if !request.tools.is_empty() {
         body["tools"] = request
             .tools
@@ -439,6 +442,7 @@ mod tests {
             tools: &tools,
             max_output_tokens: 100,
             temperature: None,
+            cache_key: None,
         });
         assert_eq!(body["stream"], true);
         assert_eq!(body["stream_options"]["include_usage"], true);

@@ -237,6 +237,7 @@ impl super::Session {
             tools: &[],
             max_output_tokens: self.config.model.max_output_tokens.min(4_096),
             temperature: self.config.model.temperature,
+            cache_key: Some(&self.config.session_id),
         };
         let events = self.events.clone();
         let mut sink = QuietTurn {

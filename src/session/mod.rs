@@ -364,6 +364,7 @@ impl Session {
             tools: &self.specs,
             max_output_tokens: self.config.model.max_output_tokens,
             temperature: self.config.model.temperature,
+            cache_key: Some(&self.config.session_id),
         };
         self.state.progress.model_calls += 1;
         self.model.complete(&request, &mut live).await?;

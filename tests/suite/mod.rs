@@ -1,6 +1,7 @@
 //! Black-box tests: the built `agent` binary, spawned as a process, against
 //! the mock model server or the scripted model.
 
+mod caching;
 mod cli;
 mod commands;
 mod compaction;

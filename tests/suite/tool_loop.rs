@@ -95,7 +95,7 @@ fn anthropic_format_streams_tool_use_and_sends_tool_results() {
     assert_eq!(requests[0].header("anthropic-version"), Some("2023-06-01"));
     assert_eq!(requests[0].body["model"], "claude-mock");
     assert!(
-        requests[0].body["system"]
+        requests[0].body["system"][0]["text"]
             .as_str()
             .unwrap()
             .contains("coding agent")

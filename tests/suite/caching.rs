@@ -1,0 +1,132 @@
+//! Prompt caching: every request of a session starts with the bytes of the
+//! one before it (the provider's cache holds that prefix), and each format
+//! carries its cache hints.
+
+use serde_json::{Value, json};
+
+use super::mock::{MockServer, Recorded, Reply, anthropic, openai};
+use super::{TestEnv, messages};
+
+/// Six iterations of one tool call each, then the answer.
+fn openai_session() -> Vec<Reply> {
+    let mut replies: Vec<Reply> = (0..5)
+        .map(|n| {
+            let call = format!("call_{n}");
+            Reply::stream(openai::tool_turn(&[(
+                call.as_str(),
+                "exec",
+                json!({"command": format!("echo step {n}")}),
+            )]))
+        })
+        .collect();
+    replies.push(Reply::stream(openai::text_turn("done")));
+    replies
+}
+
+fn anthropic_session() -> Vec<Reply> {
+    let mut replies: Vec<Reply> = (0..5)
+        .map(|n| {
+            let id = format!("toolu_{n}");
+            let args = format!("{{\"command\": \"echo step {n}\"}}");
+            let mut events = vec![anthropic::message_start(50)];
+            events.extend(anthropic::text_block(0, &["Next."]));
+            events.extend(anthropic::tool_block(1, &id, "exec", &[args.as_str()]));
+            events.extend(anthropic::message_end("tool_use", 10));
+            Reply::stream(events)
+        })
+        .collect();
+    let mut last = vec![anthropic::message_start(50)];
+    last.extend(anthropic::text_block(0, &["done"]));
+    last.extend(anthropic::message_end("end_turn", 5));
+    replies.push(Reply::stream(last));
+    replies
+}
+
+/// The body without the cache marks, which move to the newest message on
+/// every request by design.
+fn unmarked(mut value: Value) -> Value {
+    match &mut value {
+        Value::Object(map) => {
+            map.remove("cache_control");
+            for item in map.values_mut() {
+                *item = unmarked(item.take());
+            }
+        }
+        Value::Array(items) => {
+            for item in items.iter_mut() {
+                *item = unmarked(item.take());
+            }
+        }
+        _ => {}
+    }
+    value
+}
+
+/// Request n+1's messages start with exactly request n's, byte for byte;
+/// its tools and system prompt are the same bytes.
+fn assert_prefixes(requests: &[Recorded]) {
+    assert_eq!(requests.len(), 6, "six model calls");
+    for pair in requests.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
+        let old: Vec<String> = messages(before)
+            .into_iter()
+            .map(|message| unmarked(message).to_string())
+            .collect();
+        let new: Vec<String> = messages(after)
+            .into_iter()
+            .map(|message| unmarked(message).to_string())
+            .collect();
+        assert!(new.len() > old.len(), "the conversation grows");
+        assert_eq!(new[..old.len()], old[..], "an earlier message changed");
+        for field in ["tools", "system", "model"] {
+            assert_eq!(
+                unmarked(before.body[field].clone()).to_string(),
+                unmarked(after.body[field].clone()).to_string(),
+                "{field} changed between requests"
+            );
+        }
+    }
+}
+
+#[test]
+fn openai_requests_are_prefixes_of_each_other_and_share_a_cache_key() {
+    let server = MockServer::start(openai_session());
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "step through", "--session-id", "cache-test"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let requests = server.requests();
+    assert_prefixes(&requests);
+    for request in &requests {
+        assert_eq!(request.body["prompt_cache_key"], "cache-test");
+    }
+}
+
+#[test]
+fn anthropic_requests_are_prefixes_of_each_other_and_carry_cache_breakpoints() {
+    let server = MockServer::start(anthropic_session());
+    let env = TestEnv::for_server(&server);
+    let run = env.run(&["--prompt", "step through", "--model", "claude"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let requests = server.requests();
+    assert_prefixes(&requests);
+    let ephemeral = json!({"type": "ephemeral"});
+    for (n, request) in requests.iter().enumerate() {
+        assert_eq!(request.body["system"][0]["cache_control"], ephemeral);
+        let sent = messages(request);
+        let last = sent
+            .last()
+            .and_then(|message| message["content"].as_array().cloned());
+        let last_block = last.and_then(|blocks| blocks.last().cloned());
+        assert_eq!(
+            last_block.map(|block| block["cache_control"].clone()),
+            Some(ephemeral.clone()),
+            "request {n}: the newest message is marked"
+        );
+        // The provider allows four marks.
+        let marks = request.body.to_string().matches("cache_control").count();
+        assert!(
+            marks <= 4 && marks >= 2 + usize::from(n > 0),
+            "{marks} marks"
+        );
+    }
+}
