@@ -427,6 +427,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             },
             compaction: config.compaction.clone(),
             sandbox: report,
+            loop_breaker: config.loop_breaker.clone(),
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: config.state.max_file_mb * 1024 * 1024,
