@@ -28,6 +28,7 @@ pub struct Config {
     pub hitl: HitlConfig,
     pub state: StateConfig,
     pub compaction: crate::session::compact::CompactionConfig,
+    pub loop_breaker: crate::session::loops::LoopBreakerConfig,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -219,6 +220,7 @@ impl Config {
             }
         }
         self.compaction.validate()?;
+        self.loop_breaker.validate()?;
         if !(1..=1024).contains(&self.state.max_file_mb) {
             return Err("state.max_file_mb must be between 1 and 1024".into());
         }

@@ -342,14 +342,20 @@ export type ErrorCode =
   | "checkpoint-failed"
   | "checkpoint-sync-slow"
   | "restore-failed"
-  | "rollback-failed";
+  | "rollback-failed"
+  | "loop-identical-calls"
+  | "loop-identical-failures"
+  | "loop-tool-failures"
+  | "loop-repeated-text"
+  | "loop-stuck";
 
 export type ExitReason =
   | "completed"
   | "cancelled"
   | "max-iterations"
   | "error"
-  | "rolled-back";
+  | "rolled-back"
+  | "stuck";
 
 export type FileOp = "create" | "update" | "delete";
 

@@ -370,11 +370,63 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
     };
     let secret_names = config.secret_matcher();
     let secrets = hidden_env::secret_values(&secret_names);
+    let (exec, report) = confine_commands(config, secret_names, &state_dir, &hitl_dir, &guards);
+    Ok(Prepared {
+        config: SessionConfig {
+            session_id: resolved.session_id,
+            prompt: resolved.prompt,
+            model_alias: resolved.model_alias,
+            model: resolved.model_spec,
+            mode: resolved.mode,
+            work_dir: resolved.work_dir,
+            blocked_tools: resolved.blocked_tools,
+            max_iterations: resolved.max_iterations,
+            previous_summary: resolved.previous_summary,
+            exec: Arc::new(exec),
+            web: Arc::new(tools::web::WebSettings::new(
+                config.web_fetch.allow_hosts.clone(),
+            )),
+            version: crate::VERSION.to_owned(),
+            images: resolved.images,
+            checks: resolved.checks,
+            hitl: HitlSettings {
+                timeout: Duration::from_secs(config.hitl.timeout_secs),
+                dir: hitl_dir,
+            },
+            compaction: config.compaction.clone(),
+            sandbox: report,
+            model_egress: config.secrets.model_egress,
+            loop_breaker: config.loop_breaker.clone(),
+            state: StateSetup {
+                dir: session_dir.clone(),
+                max_file_bytes: config.state.max_file_mb * 1024 * 1024,
+                restore: resolved.restore,
+            },
+        },
+        session_dir,
+        state_dir,
+        retention: resolved.retention,
+        _lock: lock,
+        model,
+        format: resolved.format,
+        secrets,
+    })
+}
+
+/// How commands run: the sandbox this kernel offers, the folders no
+/// command may write (the state folder, and the hitl folder: a command
+/// that could write a response file could approve its own request), and
+/// what `session-start` reports of it.
+fn confine_commands(
+    config: &Config,
+    secret_names: globset::GlobSet,
+    state_dir: &Path,
+    hitl_dir: &Option<PathBuf>,
+    guards: &Guards,
+) -> (ExecSettings, SandboxReport) {
     let sandbox = Sandbox::probe();
-    // The hitl folder too: a command that could write a response file
-    // could approve its own request.
     let protected: Vec<PathBuf> = if config.exec.protect_state && sandbox.enforces() {
-        std::iter::once(state_dir.clone())
+        std::iter::once(state_dir.to_path_buf())
             .chain(hitl_dir.clone())
             .collect()
     } else {
@@ -403,45 +455,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
         config.exec.login_shell,
     )
     .confined(sandbox, protected);
-    Ok(Prepared {
-        config: SessionConfig {
-            session_id: resolved.session_id,
-            prompt: resolved.prompt,
-            model_alias: resolved.model_alias,
-            model: resolved.model_spec,
-            mode: resolved.mode,
-            work_dir: resolved.work_dir,
-            blocked_tools: resolved.blocked_tools,
-            max_iterations: resolved.max_iterations,
-            previous_summary: resolved.previous_summary,
-            exec: Arc::new(exec),
-            web: Arc::new(tools::web::WebSettings::new(
-                config.web_fetch.allow_hosts.clone(),
-            )),
-            version: crate::VERSION.to_owned(),
-            images: resolved.images,
-            checks: resolved.checks,
-            hitl: HitlSettings {
-                timeout: Duration::from_secs(config.hitl.timeout_secs),
-                dir: hitl_dir,
-            },
-            compaction: config.compaction.clone(),
-            sandbox: report,
-            model_egress: config.secrets.model_egress,
-            state: StateSetup {
-                dir: session_dir.clone(),
-                max_file_bytes: config.state.max_file_mb * 1024 * 1024,
-                restore: resolved.restore,
-            },
-        },
-        session_dir,
-        state_dir,
-        retention: resolved.retention,
-        _lock: lock,
-        model,
-        format: resolved.format,
-        secrets,
-    })
+    (exec, report)
 }
 
 /// Where `path` is, or will be once its missing folders are made: the

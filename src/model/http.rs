@@ -152,7 +152,9 @@ impl HttpModel {
                 for item in parser.feed(&data)? {
                     let finished = item == StreamItem::Finished;
                     sink.item(item);
-                    if finished {
+                    // Dropping the response closes the connection: the
+                    // provider stops generating what nobody reads.
+                    if finished || sink.stopped() {
                         return Ok(());
                     }
                 }

@@ -121,6 +121,12 @@ pub struct ModelRequest<'a> {
 pub trait StreamSink {
     fn item(&mut self, item: StreamItem);
     fn retrying(&mut self, error: &ModelError, attempt: u32, delay: Duration);
+    /// True once the sink takes no more of this call (an answer cut for
+    /// repeating itself): the client stops reading, closes the stream so
+    /// the provider stops generating, and returns `Ok`.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A model the session can call: one of the two HTTP wire formats or the

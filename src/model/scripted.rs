@@ -114,40 +114,23 @@ impl ScriptedModel {
             ))
         })?;
         let pause = Duration::from_millis(turn.chunk_delay_ms);
-        let mut output_chars = 0;
-        for piece in chunks(&turn.reasoning, TEXT_CHUNK_CHARS) {
+        let items = turn_items(turn, played);
+        let output_chars: usize = items
+            .iter()
+            .map(|item| match item {
+                StreamItem::Reasoning(piece) | StreamItem::Text(piece) => piece.len(),
+                StreamItem::ToolCallArguments { delta, .. } => delta.len(),
+                StreamItem::ReasoningSignature(_)
+                | StreamItem::ToolCallStarted { .. }
+                | StreamItem::Usage(_)
+                | StreamItem::Finished => 0,
+            })
+            .sum();
+        for item in items {
             wait(pause).await;
-            output_chars += piece.len();
-            sink.item(StreamItem::Reasoning(piece.to_owned()));
-        }
-        for piece in chunks(&turn.text, TEXT_CHUNK_CHARS) {
-            wait(pause).await;
-            output_chars += piece.len();
-            sink.item(StreamItem::Text(piece.to_owned()));
-        }
-        for (index, call) in turn.tool_calls.iter().enumerate() {
-            wait(pause).await;
-            let id = call
-                .id
-                .clone()
-                .unwrap_or_else(|| format!("call_{}_{}", played + 1, index + 1));
-            sink.item(StreamItem::ToolCallStarted {
-                index,
-                id,
-                name: call.name.clone(),
-            });
-            let arguments = match (&call.raw_args, &call.args) {
-                (Some(raw), _) => raw.clone(),
-                (None, Some(args)) => args.to_string(),
-                (None, None) => "{}".to_owned(),
-            };
-            for piece in chunks(&arguments, ARGUMENT_CHUNK_CHARS) {
-                wait(pause).await;
-                output_chars += piece.len();
-                sink.item(StreamItem::ToolCallArguments {
-                    index,
-                    delta: piece.to_owned(),
-                });
+            sink.item(item);
+            if sink.stopped() {
+                return Ok(());
             }
         }
         sink.item(StreamItem::Usage(Usage {
@@ -159,6 +142,40 @@ impl ScriptedModel {
         sink.item(StreamItem::Finished);
         Ok(())
     }
+}
+
+/// What a turn streams before its usage, in order, in model-sized pieces.
+fn turn_items(turn: &ScriptTurn, played: usize) -> Vec<StreamItem> {
+    let mut items = Vec::new();
+    for piece in chunks(&turn.reasoning, TEXT_CHUNK_CHARS) {
+        items.push(StreamItem::Reasoning(piece.to_owned()));
+    }
+    for piece in chunks(&turn.text, TEXT_CHUNK_CHARS) {
+        items.push(StreamItem::Text(piece.to_owned()));
+    }
+    for (index, call) in turn.tool_calls.iter().enumerate() {
+        let id = call
+            .id
+            .clone()
+            .unwrap_or_else(|| format!("call_{}_{}", played + 1, index + 1));
+        items.push(StreamItem::ToolCallStarted {
+            index,
+            id,
+            name: call.name.clone(),
+        });
+        let arguments = match (&call.raw_args, &call.args) {
+            (Some(raw), _) => raw.clone(),
+            (None, Some(args)) => args.to_string(),
+            (None, None) => "{}".to_owned(),
+        };
+        for piece in chunks(&arguments, ARGUMENT_CHUNK_CHARS) {
+            items.push(StreamItem::ToolCallArguments {
+                index,
+                delta: piece.to_owned(),
+            });
+        }
+    }
+    items
 }
 
 async fn wait(pause: Duration) {
@@ -212,6 +229,45 @@ mod tests {
         let pieces = chunks(text, 3);
         assert_eq!(pieces.concat(), text);
         assert!(pieces.iter().all(|piece| !piece.is_empty()));
+    }
+
+    /// Takes `limit` items, then asks for no more.
+    struct Stopping {
+        items: Vec<StreamItem>,
+        limit: usize,
+    }
+
+    impl StreamSink for Stopping {
+        fn item(&mut self, item: StreamItem) {
+            self.items.push(item);
+        }
+        fn retrying(&mut self, _: &ModelError, _: u32, _: Duration) {}
+        fn stopped(&self) -> bool {
+            self.items.len() >= self.limit
+        }
+    }
+
+    #[tokio::test]
+    async fn a_sink_that_stops_gets_nothing_more() {
+        let script: Script = serde_json::from_str(
+            r#"{"turns":[{"text":"a long enough answer","tool_calls":[{"name":"exec","args":{"command":"ls"}}]}]}"#,
+        )
+        .unwrap();
+        let model = ScriptedModel::from_script(script);
+        let request = ModelRequest {
+            model_id: "m",
+            messages: &[],
+            tools: &[],
+            max_output_tokens: 100,
+            temperature: None,
+            cache_key: None,
+        };
+        let mut sink = Stopping {
+            items: Vec::new(),
+            limit: 1,
+        };
+        model.complete(&request, &mut sink).await.unwrap();
+        assert_eq!(sink.items, [StreamItem::Text("a long enoug".into())]);
     }
 
     #[test]

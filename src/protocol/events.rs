@@ -204,6 +204,15 @@ pub enum ErrorCode {
     CheckpointSyncSlow,
     RestoreFailed,
     RollbackFailed,
+    // The loop breaker (docs/protocol.md, "Loops"): a call not run
+    // because it was made too often, or failed too often; an answer cut
+    // because it repeated itself; the session ended because a tool kept
+    // failing. (Plain comments: a doc comment would split the schema's enum.)
+    LoopIdenticalCalls,
+    LoopIdenticalFailures,
+    LoopToolFailures,
+    LoopRepeatedText,
+    LoopStuck,
 }
 
 /// Which of the contract's promises about commands the kernel keeps in
@@ -333,6 +342,8 @@ pub enum ExitReason {
     MaxIterations,
     Error,
     RolledBack,
+    // The loop breaker ended it: one tool kept failing.
+    Stuck,
 }
 
 impl ExitReason {
@@ -343,6 +354,7 @@ impl ExitReason {
             ExitReason::Error => 1,
             ExitReason::MaxIterations => 3,
             ExitReason::RolledBack => 4,
+            ExitReason::Stuck => 5,
             ExitReason::Cancelled => 130,
         }
     }

@@ -1,7 +1,7 @@
 //! A readable rendering of the event stream for a person at a terminal
 //! (`--format text`). Same events, same order; only the look differs.
 
-use super::events::{Event, MessageSource, OutputStream};
+use super::events::{ErrorCode, Event, MessageSource, OutputStream};
 
 /// Remembers whether streamed text left the cursor mid-line, so the next
 /// non-text event starts on a fresh line.
@@ -135,7 +135,15 @@ fn session_line(event: &Event) -> Option<String> {
             let attempt = attempt
                 .map(|a| format!(" (attempt {a})"))
                 .unwrap_or_default();
-            let level = if *fatal { "ERROR" } else { "warning" };
+            let level = if *fatal {
+                "ERROR"
+            } else if is_loop_breaker(*code) {
+                "loop breaker"
+            } else {
+                "warning"
+            };
+            // A block quotes the call's earlier result over several lines.
+            let message = message.trim_end().replace('\n', "\n   ");
             format!("!! {level} [{code}]{attempt}: {message}")
         }
         Event::SessionEnd {
@@ -298,6 +306,18 @@ fn context_line(event: &Event) -> Option<String> {
     Some(line)
 }
 
+/// A call not run, or an answer cut, for repeating itself.
+fn is_loop_breaker(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::LoopIdenticalCalls
+            | ErrorCode::LoopIdenticalFailures
+            | ErrorCode::LoopToolFailures
+            | ErrorCode::LoopRepeatedText
+            | ErrorCode::LoopStuck
+    )
+}
+
 fn one_line(text: &str, max_chars: usize) -> String {
     let flat: String = text
         .chars()
@@ -386,6 +406,33 @@ mod tests {
             })
             .unwrap();
         assert_eq!(changed, "== mode plan -> implement\n");
+    }
+
+    #[test]
+    fn loop_breaker_blocks_are_told_apart_from_warnings() {
+        let mut r = TextRenderer::default();
+        let shown = r
+            .render(&Event::warning(
+                ErrorCode::LoopIdenticalCalls,
+                "exec: not run: this call was already made 4 times; its last result was:\nok\n[exit code 0, 3 ms]\nDo something different.",
+            ))
+            .unwrap();
+        assert_eq!(
+            shown,
+            "!! loop breaker [loop-identical-calls]: exec: not run: this call was already made 4 times; its last result was:\n   ok\n   [exit code 0, 3 ms]\n   Do something different.\n"
+        );
+        let end = r
+            .render(&Event::SessionEnd {
+                exit_reason: ExitReason::Stuck,
+                iterations: 8,
+                duration_ms: 100,
+                total_input_tokens: 0,
+                total_output_tokens: 0,
+                total_cached_input_tokens: 0,
+                total_reasoning_tokens: 0,
+            })
+            .unwrap();
+        assert!(end.starts_with("== stuck after 8 iteration(s)"), "{end}");
     }
 
     #[test]

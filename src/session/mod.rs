@@ -7,11 +7,13 @@ pub mod control;
 mod conversation;
 pub mod egress;
 pub mod hitl;
+pub mod loops;
 pub mod partial_json;
 mod people;
 mod persist;
 mod prompt;
 pub mod readonly;
+mod repeats;
 mod reporting;
 pub mod state;
 pub mod todos;
@@ -68,6 +70,7 @@ pub struct SessionConfig {
     /// `[secrets] model_egress`: secrets in tool output reach the model as
     /// placeholders, or in the clear.
     pub model_egress: egress::ModelEgress,
+    pub loop_breaker: loops::LoopBreakerConfig,
 }
 
 /// How long the end of a session waits for the disk to confirm its
@@ -97,6 +100,10 @@ pub struct Session {
     offer: Offer,
     specs: Vec<ToolSpec>,
     checkpointer: Checkpointer,
+    /// Repeated and failing calls since the last user message.
+    loops: loops::LoopBreaker,
+    /// Set when the loop breaker ends the session: what kept failing.
+    stuck: Option<String>,
 }
 
 /// What running one tool call led to.
@@ -119,6 +126,7 @@ impl Session {
             &config.work_dir,
             config.state.max_file_bytes,
         );
+        let loops = loops::LoopBreaker::new(config.loop_breaker.clone());
         let mut session = Session {
             config,
             model,
@@ -128,6 +136,8 @@ impl Session {
             offer: Offer::new(mode, &[], Vec::new()),
             specs: Vec::new(),
             checkpointer,
+            loops,
+            stuck: None,
         };
         session.refresh_tools();
         session
@@ -229,7 +239,8 @@ impl Session {
             ExitReason::Completed
             | ExitReason::MaxIterations
             | ExitReason::Error
-            | ExitReason::RolledBack => reason,
+            | ExitReason::RolledBack
+            | ExitReason::Stuck => reason,
         };
         self.end(started, reason)
     }
@@ -285,8 +296,8 @@ impl Session {
                 called = self.call_model() => called,
                 () = cancel.cancelled() => return ExitReason::Cancelled,
             };
-            let turn = match called {
-                Ok(turn) => turn,
+            let (turn, told) = match called {
+                Ok(called) => called,
                 Err(error) => {
                     self.events.emit(Event::Error {
                         code: error.code(),
@@ -300,17 +311,25 @@ impl Session {
             let calls = turn.tool_calls.clone();
             self.state.conversation.push(Message::Assistant(turn));
             if calls.is_empty() {
+                // An answer cut for repeating itself: the model is told
+                // and goes on.
+                if let Some(told) = &told {
+                    self.state.conversation.push(Message::User {
+                        text: told.clone(),
+                        images: Vec::new(),
+                    });
+                }
                 self.save_checkpoint();
-                if self.control.has_injects() {
+                if self.control.has_injects() || told.is_some() {
                     continue;
                 }
                 return ExitReason::Completed;
             }
             for call in &calls {
-                let result = if cancel.is_cancelled() {
+                let result = if let Some(why) = self.not_running() {
                     // Every call gets a result, so a restored conversation
                     // stays valid for the provider.
-                    ToolOutput::fail("not run: the session was cancelled")
+                    ToolOutput::fail(why)
                 } else {
                     match self
                         .run_tool_call(&call.id, &call.name, &call.arguments)
@@ -336,6 +355,9 @@ impl Session {
                         image: result.image,
                     }));
             }
+            if let Some(stuck) = self.end_stuck() {
+                return stuck;
+            }
             if !cancel.is_cancelled() {
                 self.save_checkpoint();
             }
@@ -347,15 +369,21 @@ impl Session {
         self.events.emit(event);
     }
 
+    /// The model's turn, and what to tell it when its answer was cut for
+    /// repeating itself.
     async fn call_model(
         &mut self,
-    ) -> Result<crate::model::AssistantTurn, crate::model::ModelError> {
+    ) -> Result<(crate::model::AssistantTurn, Option<String>), crate::model::ModelError> {
         let events = self.events.clone();
         let emit = move |event: Event| {
             events.emit(event);
         };
+        let mut builder = turn::TurnBuilder::new(self.state.iterations, &self.offer.builtin);
+        if self.config.loop_breaker.enabled {
+            builder = builder.cut_repeats(self.config.loop_breaker.repeated_text);
+        }
         let mut live = turn::LiveTurn {
-            builder: turn::TurnBuilder::new(self.state.iterations, &self.offer.builtin),
+            builder,
             emit: &emit,
         };
         let request = ModelRequest {
@@ -368,9 +396,10 @@ impl Session {
         };
         self.state.progress.model_calls += 1;
         self.model.complete(&request, &mut live).await?;
+        let told = live.builder.cut().map(str::to_owned);
         let (turn, usage) = live.builder.finish();
         self.count_usage(usage);
-        Ok(turn)
+        Ok((turn, told))
     }
 
     /// Announces, checks and runs one tool call, and reports its result.
@@ -385,6 +414,9 @@ impl Session {
                 .unwrap_or_else(|_| Value::Object(Default::default())),
             iteration: self.state.iterations,
         });
+        let loop_args = loops::loop_args(&parsed, raw_arguments);
+        let checked = self.loop_check(name, &loop_args);
+        let ran = checked.is_ok();
         // An unknown or blocked tool is the better answer than the JSON
         // of its arguments.
         let call = self.offer.admit(name).and_then(|()| match &parsed {
@@ -394,6 +426,8 @@ impl Session {
                 tools::truncate::head_tail(raw_arguments, 2_000)
             ))),
         });
+        // A call the loop breaker holds back is answered by it alone.
+        let call = checked.and(call);
         let step = match (call, &parsed) {
             (Ok(call), Ok(arguments)) => match self.pass_checks(id, &call, arguments).await {
                 Err(refusal) => Step::Done(refusal),
@@ -406,6 +440,9 @@ impl Session {
             Step::Done(result) => (result.ok, result.output.as_str()),
             Step::PlanApproved(_) => (true, "plan approved; continuing in implement mode"),
         };
+        if ran {
+            self.loops.after(name, &loop_args, ok, text);
+        }
         // Masked whole, then capped: a cap through the middle of a secret
         // would leave a half that no rule recognises.
         let masked = self.events.redactor().redact(text);
@@ -455,6 +492,7 @@ impl Session {
             text: text.clone(),
             source,
         });
+        self.loops.user_spoke();
         self.state.conversation.push(Message::User { text, images });
     }
 }

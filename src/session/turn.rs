@@ -4,8 +4,9 @@
 use std::time::Duration;
 
 use super::partial_json::{PartialObject, Piece};
+use super::repeats::{RepeatDetector, Repetition};
 use crate::model::{AssistantTurn, ModelError, StreamItem, StreamSink, ToolCall, Usage};
-use crate::protocol::events::{ActivityKind, Event};
+use crate::protocol::events::{ActivityKind, ErrorCode, Event};
 use crate::tools::Tool;
 
 /// Collects a streamed turn. Pure: it returns the events to emit, so unit
@@ -22,6 +23,12 @@ pub struct TurnBuilder {
     /// The tools offered to this call: a call of another one is refused
     /// when it runs, so it shows no activity and no content meanwhile.
     offered: Vec<Tool>,
+    /// Watches the text for a piece repeated back to back; `None` when
+    /// the loop breaker is off.
+    repeats: Option<(u32, RepeatDetector)>,
+    /// Once the answer was cut for repeating itself: what the model is
+    /// told. Nothing more of the stream is taken.
+    cut: Option<String>,
 }
 
 /// The arguments of one `write_file` as they stream: `file-delta` events
@@ -44,15 +51,25 @@ impl TurnBuilder {
         }
     }
 
+    /// Cuts the answer once one piece of its text repeats `times` times
+    /// in a row.
+    pub fn cut_repeats(mut self, times: u32) -> Self {
+        self.repeats = Some((times, RepeatDetector::new(times)));
+        self
+    }
+
+    /// What to tell the model when its answer was cut; then the stream
+    /// is no longer read.
+    pub fn cut(&self) -> Option<&str> {
+        self.cut.as_deref()
+    }
+
     pub fn accept(&mut self, item: StreamItem) -> Vec<Event> {
+        if self.cut.is_some() {
+            return Vec::new();
+        }
         match item {
-            StreamItem::Text(delta) => {
-                self.turn.text.push_str(&delta);
-                vec![Event::TextDelta {
-                    delta,
-                    iteration: self.iteration,
-                }]
-            }
+            StreamItem::Text(delta) => self.text(delta),
             StreamItem::Reasoning(delta) => {
                 self.turn.reasoning.push_str(&delta);
                 let mut events = Vec::new();
@@ -123,7 +140,71 @@ impl TurnBuilder {
 
     /// Forgets what a failed attempt streamed before the retry.
     pub fn restart(&mut self) {
-        *self = TurnBuilder::new(self.iteration, &self.offered);
+        let fresh = TurnBuilder::new(self.iteration, &self.offered);
+        *self = match &self.repeats {
+            Some((times, _)) => fresh.cut_repeats(*times),
+            None => fresh,
+        };
+    }
+
+    fn text(&mut self, delta: String) -> Vec<Event> {
+        let found = self
+            .repeats
+            .as_mut()
+            .and_then(|(_, detector)| detector.feed(&delta));
+        let Some(found) = found else {
+            self.turn.text.push_str(&delta);
+            return vec![Event::TextDelta {
+                delta,
+                iteration: self.iteration,
+            }];
+        };
+        // The piece up to the byte that completed the repetition is shown;
+        // nothing after it.
+        let shown = delta.ceil_char_boundary(found.end - self.turn.text.len());
+        self.turn.text.push_str(&delta[..shown]);
+        let mut events = Vec::new();
+        if shown > 0 {
+            events.push(Event::TextDelta {
+                delta: delta[..shown].to_owned(),
+                iteration: self.iteration,
+            });
+        }
+        events.push(self.cut_at(&found));
+        events
+    }
+
+    /// Ends the answer after the first copy of the repeated piece, with a
+    /// note, and drops the tool calls (their arguments may be half
+    /// streamed). Returns the `error` event that shows it.
+    fn cut_at(&mut self, found: &Repetition) -> Event {
+        let text = &self.turn.text;
+        let start = text.floor_char_boundary(found.start);
+        let end = text.floor_char_boundary(found.start + found.period);
+        let piece: String = text[start..end]
+            .chars()
+            .take(200)
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let piece = piece.trim();
+        let times = found.times;
+        self.turn.text.truncate(end);
+        self.turn.text.push_str(&format!(
+            "\n[cut by the agent: this answer repeated the text above {times} times in a row]"
+        ));
+        self.turn.tool_calls.clear();
+        self.file_streams.clear();
+        self.cut = Some(format!(
+            "Your last answer was cut off: it repeated the same text {times} times in a row (\"{piece}\"). Do not repeat it: go on with the task from where it stands, differently."
+        ));
+        Event::Error {
+            code: ErrorCode::LoopRepeatedText,
+            message: format!(
+                "the answer was cut: it repeated the same text {times} times in a row: \"{piece}\""
+            ),
+            fatal: false,
+            attempt: None,
+        }
     }
 
     pub fn finish(mut self) -> (AssistantTurn, Usage) {
@@ -197,6 +278,10 @@ impl StreamSink for LiveTurn<'_> {
     fn retrying(&mut self, error: &ModelError, attempt: u32, delay: Duration) {
         self.builder.restart();
         (self.emit)(retry_event(error, attempt, delay));
+    }
+
+    fn stopped(&self) -> bool {
+        self.builder.cut().is_some()
     }
 }
 
@@ -307,6 +392,74 @@ mod tests {
         builder.restart();
         builder.accept(StreamItem::Text("whole".into()));
         assert_eq!(builder.finish().0.text, "whole");
+    }
+
+    #[test]
+    fn an_answer_that_repeats_itself_is_cut_after_the_first_copy() {
+        let line = "I will run the tests again now.\n";
+        let mut builder = TurnBuilder::new(3, Tool::ALL).cut_repeats(10);
+        let mut events = builder.accept(StreamItem::Text("Intro: ".into()));
+        let mut items = 0;
+        for _ in 0..30 {
+            if builder.cut().is_some() {
+                break;
+            }
+            items += 1;
+            events.extend(builder.accept(StreamItem::Text(line.into())));
+        }
+        // The tenth copy completes the repetition.
+        assert_eq!(items, 10);
+        let shown: String = events
+            .iter()
+            .filter_map(|event| match event {
+                Event::TextDelta { delta, .. } => Some(delta.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shown, format!("Intro: {}", line.repeat(10)));
+        assert_eq!(
+            events.last(),
+            Some(&Event::Error {
+                code: ErrorCode::LoopRepeatedText,
+                message: "the answer was cut: it repeated the same text 10 times in a row: \"I will run the tests again now.\"".into(),
+                fatal: false,
+                attempt: None,
+            })
+        );
+        // Nothing more is taken: no text, no tool call.
+        assert_eq!(builder.accept(StreamItem::Text(line.into())), []);
+        assert_eq!(
+            builder.accept(StreamItem::ToolCallStarted {
+                index: 0,
+                id: "c1".into(),
+                name: "exec".into()
+            }),
+            []
+        );
+        let told = builder.cut().unwrap().to_owned();
+        assert!(told.contains("repeated the same text 10 times"), "{told}");
+        assert!(told.contains("I will run the tests again now."), "{told}");
+        let (turn, _) = builder.finish();
+        assert_eq!(
+            turn.text,
+            "Intro: I will run the tests again now.\n\n[cut by the agent: this answer repeated the text above 10 times in a row]"
+        );
+        assert!(turn.tool_calls.is_empty());
+    }
+
+    #[test]
+    fn a_retry_keeps_watching_for_repeats() {
+        let mut builder = TurnBuilder::new(1, Tool::ALL).cut_repeats(10);
+        builder.accept(StreamItem::Text("ab".repeat(50)));
+        builder.restart();
+        assert!(builder.cut().is_none());
+        let events = builder.accept(StreamItem::Text("xy".repeat(150)));
+        assert!(builder.cut().is_some(), "{events:?}");
+        // Without the setting, nothing is cut.
+        let mut plain = TurnBuilder::new(1, Tool::ALL);
+        plain.accept(StreamItem::Text("xy".repeat(150)));
+        assert!(plain.cut().is_none());
+        assert_eq!(plain.finish().0.text, "xy".repeat(150));
     }
 
     #[test]
