@@ -218,6 +218,9 @@ impl Config {
                     "models.{alias}.temperature must be between 0 and 2"
                 ));
             }
+            spec.prices()
+                .validate()
+                .map_err(|why| format!("models.{alias}: {why}"))?;
         }
         self.compaction.validate()?;
         self.loop_breaker.validate()?;

@@ -200,6 +200,14 @@ export interface UsageUpdateEvent {
   reasoning_tokens: number;
   total_input_tokens: number;
   total_output_tokens: number;
+  /**
+   * This call's cost in US dollars, when the model table has prices.
+   */
+  cost_usd?: number;
+  /**
+   * The session's cost so far.
+   */
+  total_cost_usd?: number;
 }
 
 export interface CheckpointSavedEvent {
@@ -264,6 +272,11 @@ export interface SessionEndEvent {
   total_output_tokens: number;
   total_cached_input_tokens: number;
   total_reasoning_tokens: number;
+  /**
+   * The session's cost in US dollars, when the model table has
+   * prices.
+   */
+  cost_usd?: number;
 }
 
 /**

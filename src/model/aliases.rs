@@ -32,6 +32,67 @@ pub struct ModelSpec {
     /// Sampling temperature; the provider's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f32>,
+    /// What the model costs, in US dollars per million tokens, when the
+    /// table says: events then carry `cost_usd`. (Not a flattened
+    /// [`Prices`]: serde cannot refuse unknown fields around one.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_price: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_input_price: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_price: Option<f64>,
+}
+
+impl ModelSpec {
+    pub fn prices(&self) -> Prices {
+        Prices {
+            input_price: self.input_price,
+            cached_input_price: self.cached_input_price,
+            output_price: self.output_price,
+        }
+    }
+}
+
+/// US dollars per million tokens. Input tokens read from the provider's
+/// cache cost `cached_input_price` (the input price when absent); writing
+/// the cache is priced as plain input (Anthropic charges 1.25x for it).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Prices {
+    pub input_price: Option<f64>,
+    pub cached_input_price: Option<f64>,
+    pub output_price: Option<f64>,
+}
+
+impl Prices {
+    /// The cost of `usage`, if the input and output prices are known.
+    pub fn cost(&self, usage: &super::Usage) -> Option<f64> {
+        let input = self.input_price?;
+        let output = self.output_price?;
+        let cached = self.cached_input_price.unwrap_or(input);
+        let fresh = usage.input_tokens.saturating_sub(usage.cached_input_tokens);
+        let dollars = fresh as f64 * input
+            + usage.cached_input_tokens as f64 * cached
+            + usage.output_tokens as f64 * output;
+        Some(dollars / 1_000_000.0)
+    }
+
+    /// A negative or non-finite price is a mistake in the table.
+    pub fn validate(&self) -> Result<(), String> {
+        for (name, price) in [
+            ("input_price", self.input_price),
+            ("cached_input_price", self.cached_input_price),
+            ("output_price", self.output_price),
+        ] {
+            if let Some(price) = price
+                && !(price.is_finite() && price >= 0.0)
+            {
+                return Err(format!(
+                    "{name} must be a number of dollars, 0 or more; got {price}"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 fn default_context_window() -> u64 {
@@ -58,6 +119,9 @@ impl Default for ModelTable {
             max_output_tokens,
             images: true,
             temperature: None,
+            input_price: None,
+            cached_input_price: None,
+            output_price: None,
         };
         let entries = BTreeMap::from([
             (
@@ -104,6 +168,9 @@ impl ModelTable {
                 max_output_tokens: default_max_output_tokens(),
                 images: false,
                 temperature: None,
+                input_price: None,
+                cached_input_price: None,
+                output_price: None,
             })
     }
 
@@ -129,6 +196,9 @@ mod tests {
                 max_output_tokens: 512,
                 images: false,
                 temperature: Some(0.0),
+                input_price: None,
+                cached_input_price: None,
+                output_price: None,
             },
         )]));
         assert_eq!(table.resolve("sonnet").format, WireFormat::Anthropic);
@@ -136,5 +206,38 @@ mod tests {
         let literal = table.resolve("some/exotic-model");
         assert_eq!(literal.model, "some/exotic-model");
         assert_eq!(literal.format, WireFormat::OpenAi);
+    }
+
+    #[test]
+    fn cost_prices_cached_input_apart_and_needs_both_prices() {
+        let usage = crate::model::Usage {
+            input_tokens: 1_000_000,
+            cached_input_tokens: 800_000,
+            output_tokens: 100_000,
+            reasoning_tokens: 50_000,
+        };
+        let prices = Prices {
+            input_price: Some(3.0),
+            cached_input_price: Some(0.3),
+            output_price: Some(15.0),
+        };
+        // 200k fresh at $3, 800k cached at $0.30, 100k out at $15.
+        let cost = prices.cost(&usage).expect("priced");
+        assert!((cost - (0.6 + 0.24 + 1.5)).abs() < 1e-9, "{cost}");
+        let uncached = Prices {
+            cached_input_price: None,
+            ..prices
+        };
+        let cost = uncached.cost(&usage).expect("priced");
+        assert!((cost - (3.0 + 1.5)).abs() < 1e-9, "{cost}");
+        assert_eq!(Prices::default().cost(&usage), None);
+        assert!(
+            Prices {
+                output_price: Some(-1.0),
+                ..prices
+            }
+            .validate()
+            .is_err()
+        );
     }
 }

@@ -124,6 +124,12 @@ pub enum Event {
         reasoning_tokens: u64,
         total_input_tokens: u64,
         total_output_tokens: u64,
+        /// This call's cost in US dollars, when the model table has prices.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cost_usd: Option<f64>,
+        /// The session's cost so far.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        total_cost_usd: Option<f64>,
     },
     CheckpointSaved {
         iteration: u32,
@@ -162,6 +168,10 @@ pub enum Event {
         total_output_tokens: u64,
         total_cached_input_tokens: u64,
         total_reasoning_tokens: u64,
+        /// The session's cost in US dollars, when the model table has
+        /// prices.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cost_usd: Option<f64>,
     },
 }
 
@@ -389,6 +399,8 @@ mod tests {
             reasoning_tokens: 4,
             total_input_tokens: 5,
             total_output_tokens: 6,
+            cost_usd: None,
+            total_cost_usd: None,
         };
         assert_eq!(
             serde_json::to_value(&event).unwrap(),

@@ -116,9 +116,11 @@ fn session_line(event: &Event) -> Option<String> {
             output_tokens,
             total_input_tokens,
             total_output_tokens,
+            total_cost_usd,
             ..
         } => format!(
-            "   tokens: {input_tokens} in / {output_tokens} out (session {total_input_tokens} / {total_output_tokens})"
+            "   tokens: {input_tokens} in / {output_tokens} out (session {total_input_tokens} / {total_output_tokens}{})",
+            dollars(*total_cost_usd)
         ),
         Event::CommandAck {
             command, reason, ..
@@ -152,11 +154,13 @@ fn session_line(event: &Event) -> Option<String> {
             duration_ms,
             total_input_tokens,
             total_output_tokens,
+            cost_usd,
             ..
         } => format!(
-            "== {} after {iterations} iteration(s), {:.1} s, {total_input_tokens} in / {total_output_tokens} out tokens",
+            "== {} after {iterations} iteration(s), {:.1} s, {total_input_tokens} in / {total_output_tokens} out tokens{}",
             exit_reason,
-            *duration_ms as f64 / 1000.0
+            *duration_ms as f64 / 1000.0,
+            dollars(*cost_usd)
         ),
         _ => return None,
     };
@@ -318,6 +322,11 @@ fn is_loop_breaker(code: ErrorCode) -> bool {
     )
 }
 
+/// `, $0.0123` when the model table has prices.
+fn dollars(cost: Option<f64>) -> String {
+    cost.map(|cost| format!(", ${cost:.4}")).unwrap_or_default()
+}
+
 fn one_line(text: &str, max_chars: usize) -> String {
     let flat: String = text
         .chars()
@@ -362,6 +371,7 @@ mod tests {
                 total_output_tokens: 2,
                 total_cached_input_tokens: 0,
                 total_reasoning_tokens: 0,
+                cost_usd: None,
             })
             .unwrap();
         assert_eq!(
@@ -430,6 +440,7 @@ mod tests {
                 total_output_tokens: 0,
                 total_cached_input_tokens: 0,
                 total_reasoning_tokens: 0,
+                cost_usd: None,
             })
             .unwrap();
         assert!(end.starts_with("== stuck after 8 iteration(s)"), "{end}");

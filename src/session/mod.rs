@@ -271,6 +271,7 @@ impl Session {
             total_output_tokens: self.state.progress.usage.output_tokens,
             total_cached_input_tokens: self.state.progress.usage.cached_input_tokens,
             total_reasoning_tokens: self.state.progress.usage.reasoning_tokens,
+            cost_usd: self.config.model.prices().cost(&self.state.progress.usage),
         });
         reason
     }
@@ -365,7 +366,7 @@ impl Session {
     }
 
     fn count_usage(&mut self, usage: Usage) {
-        let event = self.state.count_usage(usage);
+        let event = self.state.count_usage(usage, &self.config.model.prices());
         self.events.emit(event);
     }
 

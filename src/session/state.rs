@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::conversation::Conversation;
 use super::egress::Placeholders;
 use super::todos::TodoList;
+use crate::model::aliases::Prices;
 use crate::model::{Image, Message, Usage};
 use crate::protocol::events::{Event, Mode};
 use crate::tools::interactive::TodoItem;
@@ -70,8 +71,9 @@ impl SessionState {
         self.progress.mode
     }
 
-    /// Adds one model call's usage to the totals.
-    pub fn count_usage(&mut self, usage: Usage) -> Event {
+    /// Adds one model call's usage to the totals; its cost too when the
+    /// model has prices.
+    pub fn count_usage(&mut self, usage: Usage, prices: &Prices) -> Event {
         let totals = &mut self.progress.usage;
         totals.input_tokens += usage.input_tokens;
         totals.output_tokens += usage.output_tokens;
@@ -84,6 +86,8 @@ impl SessionState {
             reasoning_tokens: usage.reasoning_tokens,
             total_input_tokens: totals.input_tokens,
             total_output_tokens: totals.output_tokens,
+            cost_usd: prices.cost(&usage),
+            total_cost_usd: prices.cost(totals),
         }
     }
 

@@ -1,6 +1,6 @@
-//! Prompt caching: every request of a session starts with the bytes of the
-//! one before it (the provider's cache holds that prefix), and each format
-//! carries its cache hints.
+//! What a session costs: every request of a session starts with the bytes
+//! of the one before it (the provider's cache holds that prefix), each
+//! format carries its cache hints, and a priced model table gives dollars.
 
 use serde_json::{Value, json};
 
@@ -129,4 +129,45 @@ fn anthropic_requests_are_prefixes_of_each_other_and_carry_cache_breakpoints() {
             "{marks} marks"
         );
     }
+}
+
+#[test]
+fn a_priced_model_table_puts_dollars_on_usage_and_session_end() {
+    let server = MockServer::start(vec![
+        Reply::stream(openai::tool_turn(&[(
+            "call_1",
+            "exec",
+            json!({"command": "true"}),
+        )])),
+        Reply::stream(openai::text_turn("done")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    env.add_config(
+        "[models.priced]\nformat = \"openai\"\nmodel = \"priced-model\"\n\
+         input_price = 2.0\ncached_input_price = 0.5\noutput_price = 10.0\n",
+    );
+    let run = env.run(&["--prompt", "x", "--model", "priced"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let usage = run.of_type("usage-update");
+    let dollars = |event: &Value, field: &str| event[field].as_f64().expect(field);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    // The mock's turns: 120 in / 30 out, then 100 in / 10 out, none cached.
+    assert!(close(
+        dollars(usage[0], "cost_usd"),
+        (120.0 * 2.0 + 30.0 * 10.0) / 1e6
+    ));
+    assert!(close(
+        dollars(usage[1], "cost_usd"),
+        (100.0 * 2.0 + 10.0 * 10.0) / 1e6
+    ));
+    let total = (220.0 * 2.0 + 40.0 * 10.0) / 1e6;
+    assert!(close(dollars(usage[1], "total_cost_usd"), total));
+    assert!(close(dollars(run.one("session-end"), "cost_usd"), total));
+
+    // Without prices there is no number to give.
+    let server = MockServer::start(vec![Reply::stream(openai::text_turn("done"))]);
+    let plain = TestEnv::for_server(&server);
+    let run = plain.run(&["--prompt", "x"]);
+    assert!(run.one("usage-update").get("cost_usd").is_none());
+    assert!(run.one("session-end").get("cost_usd").is_none());
 }

@@ -25,8 +25,9 @@ fn usage_adds_up_and_reports_both_the_call_and_the_totals() {
         cached_input_tokens: 60,
         reasoning_tokens: 3,
     };
-    state.count_usage(call);
-    let event = state.count_usage(call);
+    let prices = crate::model::aliases::Prices::default();
+    state.count_usage(call, &prices);
+    let event = state.count_usage(call, &prices);
     assert_eq!(
         event,
         Event::UsageUpdate {
@@ -36,6 +37,8 @@ fn usage_adds_up_and_reports_both_the_call_and_the_totals() {
             reasoning_tokens: 3,
             total_input_tokens: 200,
             total_output_tokens: 20,
+            cost_usd: None,
+            total_cost_usd: None,
         }
     );
     assert_eq!(state.progress.usage.cached_input_tokens, 120);
