@@ -174,16 +174,56 @@ impl crate::model::StreamSink for QuietTurn<'_> {
 }
 
 impl super::Session {
-    /// Past the threshold: `summarizing`, the middle of the conversation
-    /// replaced by a summary (or, failing that, old tool outputs dropped),
-    /// `summarized`.
-    pub(super) async fn compact_if_needed(&mut self) {
-        let window = self.config.model.context_window;
-        let limit = (window as f64 * self.config.compaction.threshold) as u64;
-        let before = estimate_tokens(&self.state.conversation, &self.specs);
-        if before <= limit {
-            return;
+    /// How big the context is: the provider's count of the last request
+    /// plus an estimate of what came after; four bytes a token before the
+    /// first answer, or when a provider does not say.
+    pub(super) fn context_tokens(&self) -> u64 {
+        match self.state.conversation.measured() {
+            Some((tokens, added)) => tokens + estimate_tokens(added, &[]),
+            None => estimate_tokens(&self.state.conversation, &self.specs),
         }
+    }
+
+    /// Past the threshold: compacts to it.
+    pub(super) async fn compact_if_needed(&mut self) {
+        let limit =
+            (self.config.model.context_window as f64 * self.config.compaction.threshold) as u64;
+        let before = self.context_tokens();
+        if before > limit {
+            self.compact(before, limit).await;
+        }
+    }
+
+    /// The provider refused the prompt as too long: compacts to half of
+    /// what it holds, if there is anything to compact; whether it shrank.
+    pub(super) async fn compact_after_refusal(&mut self, refusal: &str) -> bool {
+        let conversation = &self.state.conversation;
+        let keep = self.config.compaction.keep_recent_turns;
+        let compactable = middle(conversation, keep).is_some()
+            || conversation
+                .iter()
+                .any(|message| matches!(message, Message::Tool(_)));
+        if !compactable {
+            return false;
+        }
+        self.events.emit(Event::warning(
+            ErrorCode::ContextTooLong,
+            format!(
+                "the provider found the prompt too long ({refusal}); compacting to try once more"
+            ),
+        ));
+        let before = self.context_tokens();
+        self.compact(before, before / 2).await
+    }
+
+    /// `summarizing`, the middle of the conversation replaced by a summary
+    /// (or, failing that, old tool outputs dropped) until under `limit`,
+    /// `summarized`; whether the conversation shrank.
+    async fn compact(&mut self, before: u64, limit: u64) -> bool {
+        let window = self.config.model.context_window;
+        // Measured the same way before and after: the provider's count and
+        // four bytes a token do not compare.
+        let estimated_before = estimate_tokens(&self.state.conversation, &self.specs);
         self.events.emit(Event::Activity {
             activity: ActivityKind::Summarizing,
             tool_call_id: None,
@@ -213,11 +253,20 @@ impl super::Session {
                 ));
             }
         }
-        drop_old_outputs(self.state.conversation.edit(), &self.specs, limit);
+        // `before` may be the provider's count and the estimate four bytes a
+        // token: what is shed is measured by the estimate, in both.
+        let shed = before.saturating_sub(limit);
+        drop_old_outputs(
+            self.state.conversation.edit(),
+            &self.specs,
+            estimated_before.saturating_sub(shed),
+        );
+        let estimated_after = estimate_tokens(&self.state.conversation, &self.specs);
         self.events.emit(Event::Summarized {
             tokens_before: before,
-            tokens_after: estimate_tokens(&self.state.conversation, &self.specs),
+            tokens_after: before.saturating_sub(estimated_before.saturating_sub(estimated_after)),
         });
+        estimated_after < estimated_before
     }
 
     /// One model call, no tools, for the summary text; its usage counts.

@@ -12,6 +12,9 @@ pub struct Conversation {
     messages: Vec<Message>,
     /// Leading messages unchanged since the last checkpoint.
     checkpointed: usize,
+    /// The provider's count of the input tokens of the last request, and
+    /// how many messages that request held.
+    measured: Option<(u64, usize)>,
 }
 
 impl Conversation {
@@ -23,7 +26,21 @@ impl Conversation {
     /// every message again (those it already holds are not rewritten).
     pub fn edit(&mut self) -> &mut Vec<Message> {
         self.checkpointed = 0;
+        self.measured = None;
         &mut self.messages
+    }
+
+    /// The provider counted `input_tokens` for the messages as they are
+    /// now (0: it did not say).
+    pub fn measured_as(&mut self, input_tokens: u64) {
+        self.measured = (input_tokens > 0).then_some((input_tokens, self.messages.len()));
+    }
+
+    /// The provider's last count and the messages added since, if the
+    /// conversation has only grown since it counted.
+    pub fn measured(&self) -> Option<(u64, &[Message])> {
+        let (tokens, len) = self.measured?;
+        Some((tokens, self.messages.get(len..)?))
     }
 
     pub fn replace(&mut self, messages: Vec<Message>) {

@@ -294,7 +294,7 @@ impl Session {
                 () = cancel.cancelled() => return ExitReason::Cancelled,
             }
             let called = tokio::select! {
-                called = self.call_model() => called,
+                called = self.call_model_fitting() => called,
                 () = cancel.cancelled() => return ExitReason::Cancelled,
             };
             let (turn, told) = match called {
@@ -370,6 +370,23 @@ impl Session {
         self.events.emit(event);
     }
 
+    /// A request the provider refuses as too long is compacted and sent
+    /// once more, instead of ending the session.
+    async fn call_model_fitting(
+        &mut self,
+    ) -> Result<(crate::model::AssistantTurn, Option<String>), crate::model::ModelError> {
+        match self.call_model().await {
+            Err(crate::model::ModelError::ContextTooLong(message)) => {
+                if self.compact_after_refusal(&message).await {
+                    self.call_model().await
+                } else {
+                    Err(crate::model::ModelError::ContextTooLong(message))
+                }
+            }
+            other => other,
+        }
+    }
+
     /// The model's turn, and what to tell it when its answer was cut for
     /// repeating itself.
     async fn call_model(
@@ -399,6 +416,7 @@ impl Session {
         self.model.complete(&request, &mut live).await?;
         let told = live.builder.cut().map(str::to_owned);
         let (turn, usage) = live.builder.finish();
+        self.state.conversation.measured_as(usage.input_tokens);
         self.count_usage(usage);
         Ok((turn, told))
     }
