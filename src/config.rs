@@ -29,6 +29,24 @@ pub struct Config {
     pub state: StateConfig,
     pub compaction: crate::session::compact::CompactionConfig,
     pub loop_breaker: crate::session::loops::LoopBreakerConfig,
+    pub context: ContextConfig,
+}
+
+/// `[context]`: what the model is told besides the task.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ContextConfig {
+    /// `AGENTS.md` (else `CLAUDE.md`) of the work dir and of the folders
+    /// the agent works in.
+    pub project_instructions: bool,
+}
+
+impl Default for ContextConfig {
+    fn default() -> Self {
+        ContextConfig {
+            project_instructions: true,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -397,6 +397,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             sandbox: report,
             model_egress: config.secrets.model_egress,
             loop_breaker: config.loop_breaker.clone(),
+            project_instructions: config.context.project_instructions,
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: config.state.max_file_mb * 1024 * 1024,

@@ -41,6 +41,18 @@ pub struct ModelSpec {
     pub cached_input_price: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_price: Option<f64>,
+    /// The system prompt's style: `full`, or `compact` for small windows
+    /// and small local models.
+    #[serde(default)]
+    pub prompt: PromptStyle,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PromptStyle {
+    #[default]
+    Full,
+    Compact,
 }
 
 impl ModelSpec {
@@ -122,6 +134,7 @@ impl Default for ModelTable {
             input_price: None,
             cached_input_price: None,
             output_price: None,
+            prompt: PromptStyle::Full,
         };
         let entries = BTreeMap::from([
             (
@@ -171,6 +184,7 @@ impl ModelTable {
                 input_price: None,
                 cached_input_price: None,
                 output_price: None,
+                prompt: PromptStyle::Full,
             })
     }
 
@@ -199,6 +213,7 @@ mod tests {
                 input_price: None,
                 cached_input_price: None,
                 output_price: None,
+                prompt: PromptStyle::Full,
             },
         )]));
         assert_eq!(table.resolve("sonnet").format, WireFormat::Anthropic);

@@ -3,6 +3,7 @@
 
 pub mod checks;
 pub mod compact;
+pub mod context;
 pub mod control;
 mod conversation;
 pub mod egress;
@@ -71,6 +72,8 @@ pub struct SessionConfig {
     /// placeholders, or in the clear.
     pub model_egress: egress::ModelEgress,
     pub loop_breaker: loops::LoopBreakerConfig,
+    /// `[context] project_instructions`: `AGENTS.md` files reach the model.
+    pub project_instructions: bool,
 }
 
 /// How long the end of a session waits for the disk to confirm its
@@ -197,8 +200,7 @@ impl Session {
                 self.state.conversation.push(Message::System {
                     text: prompt::system_prompt(&self.config, self.state.progress.mode),
                 });
-                let images = self.config.images.clone();
-                self.add_user_message(self.config.prompt.clone(), MessageSource::Prompt, images);
+                self.add_task();
                 // Iteration 0: the work dir before the agent touched it,
                 // so everything can be undone.
                 self.save_checkpoint();
@@ -501,7 +503,13 @@ impl Session {
                     mode: self.state.progress.mode,
                     images_supported: self.config.model.images,
                 };
-                Step::Done(tools::run(call, &ctx).await)
+                let target = call.target().map(str::to_owned);
+                let mut result = tools::run(call, &ctx).await;
+                if let (true, Some(target)) = (result.ok, target) {
+                    let blocks = self.instructions_on_the_way(&target);
+                    result.output.push_str(&blocks);
+                }
+                Step::Done(result)
             }
         }
     }
@@ -513,5 +521,49 @@ impl Session {
         });
         self.loops.user_spoke();
         self.state.conversation.push(Message::User { text, images });
+    }
+
+    /// The task of a new session: the person's prompt (what the event
+    /// shows), after the environment, the project's instructions and the
+    /// summary of earlier work (what the model reads first).
+    fn add_task(&mut self) {
+        let config = &self.config;
+        let instructions = match config.project_instructions {
+            true => context::at_root(&config.work_dir),
+            false => Vec::new(),
+        };
+        let text = context::first_message(
+            &context::environment(&config.work_dir, &config.exec.shell),
+            &instructions,
+            config.previous_summary.as_deref(),
+            &config.prompt,
+        );
+        self.state.progress.instructions = instructions;
+        self.events.emit(Event::UserMessage {
+            text: config.prompt.clone(),
+            source: MessageSource::Prompt,
+        });
+        self.loops.user_spoke();
+        let images = config.images.clone();
+        self.state.conversation.push(Message::User { text, images });
+    }
+
+    /// The instruction files of the folders on the way to what a tool
+    /// worked on, the first time the model goes there.
+    fn instructions_on_the_way(&mut self, target: &str) -> String {
+        if !self.config.project_instructions {
+            return String::new();
+        }
+        let found = context::on_the_way_to(
+            &self.config.work_dir,
+            target,
+            &self.state.progress.instructions,
+        );
+        let blocks: String = found
+            .iter()
+            .map(|file| format!("\n\n{}", file.block()))
+            .collect();
+        self.state.progress.instructions.extend(found);
+        blocks
     }
 }

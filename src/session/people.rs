@@ -161,9 +161,7 @@ impl Session {
         let config = &self.config;
         let events = self
             .state
-            .approve_plan(plan, &config.prompt, config.images.clone(), |mode| {
-                prompt::system_prompt(config, mode)
-            });
+            .approve_plan(plan, |mode| prompt::system_prompt(config, mode));
         self.refresh_tools();
         for event in events {
             self.events.emit(event);

@@ -6,11 +6,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::context::Instructions;
 use super::conversation::Conversation;
 use super::egress::Placeholders;
 use super::todos::TodoList;
 use crate::model::aliases::Prices;
-use crate::model::{Image, Message, Usage};
+use crate::model::{Message, Usage};
 use crate::protocol::events::{Event, Mode};
 use crate::tools::interactive::TodoItem;
 
@@ -30,6 +31,11 @@ pub struct Progress {
     /// (why they are kept here: `egress.rs`).
     #[serde(default, skip_serializing_if = "Placeholders::is_empty")]
     pub secret_placeholders: Placeholders,
+    /// The project instruction files the model was given (`context.rs`):
+    /// each is given once, and a summary repeats those the first message
+    /// does not hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instructions: Vec<Instructions>,
 }
 
 #[derive(Debug)]
@@ -51,6 +57,7 @@ impl SessionState {
                 usage: Usage::default(),
                 model_calls: 0,
                 secret_placeholders: Placeholders::default(),
+                instructions: Vec::new(),
             },
             iterations: 0,
         }
@@ -105,10 +112,18 @@ impl SessionState {
     pub fn approve_plan(
         &mut self,
         plan: String,
-        task: &str,
-        images: Vec<Image>,
         system_prompt: impl Fn(Mode) -> String,
     ) -> Vec<Event> {
+        // The task as first given: with its environment, instructions and
+        // images.
+        let (task, images) = self
+            .conversation
+            .iter()
+            .find_map(|message| match message {
+                Message::User { text, images } => Some((text.clone(), images.clone())),
+                _ => None,
+            })
+            .unwrap_or_default();
         let from = self.progress.mode;
         self.progress.mode = Mode::Implement;
         self.progress.plan = Some(plan.clone());
@@ -144,6 +159,19 @@ impl SessionState {
                 "\n\n## Todo list\n\n{}",
                 self.progress.todos.render()
             ));
+        }
+        // Instructions met on the way (in tool results) would go with the
+        // summarised middle; those of the first message stay with it.
+        let first = self.conversation.iter().find_map(|message| match message {
+            Message::User { text, .. } => Some(text.as_str()),
+            _ => None,
+        });
+        for file in &self.progress.instructions {
+            let block = file.block();
+            if !first.is_some_and(|text| text.contains(&block)) {
+                note.push_str("\n\n");
+                note.push_str(&block);
+            }
         }
         self.conversation.edit().splice(
             start..end,

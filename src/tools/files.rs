@@ -57,6 +57,9 @@ impl ToolDef for ReadArgs {
     fn action(&self) -> Option<String> {
         Some(format!("read {}", self.path))
     }
+    fn target(&self) -> Option<&str> {
+        Some(&self.path)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -76,6 +79,9 @@ impl ToolDef for WriteArgs {
     }
     fn action(&self) -> Option<String> {
         Some(format!("write {}", self.path))
+    }
+    fn target(&self) -> Option<&str> {
+        Some(&self.path)
     }
 }
 
@@ -100,6 +106,9 @@ impl ToolDef for EditArgs {
     fn action(&self) -> Option<String> {
         Some(format!("edit {}", self.path))
     }
+    fn target(&self) -> Option<&str> {
+        Some(&self.path)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -117,6 +126,9 @@ impl ToolDef for ListArgs {
     const ACTIVITY: ActivityKind = ActivityKind::ReadingFile;
     fn schema() -> Value {
         list_schema()
+    }
+    fn target(&self) -> Option<&str> {
+        self.path.as_deref()
     }
 }
 

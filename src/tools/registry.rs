@@ -44,6 +44,11 @@ pub trait ToolDef: DeserializeOwned {
     fn action(&self) -> Option<String> {
         None
     }
+
+    /// The path in the work dir the call works on, if it names one.
+    fn target(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A call of a tool that is known only at run time (an MCP server's):
@@ -132,6 +137,14 @@ macro_rules! registry {
             pub fn tool(&self) -> Option<Tool> {
                 match self {
                     $(Call::$variant(_) => Some(Tool::$variant),)+
+                    Call::Runtime(_) => None,
+                }
+            }
+
+            /// The path in the work dir the call works on, if any.
+            pub fn target(&self) -> Option<&str> {
+                match self {
+                    $(Call::$variant(args) => args.target(),)+
                     Call::Runtime(_) => None,
                 }
             }

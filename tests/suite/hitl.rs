@@ -246,8 +246,8 @@ fn plan_confirmed_resets_the_context_and_switches_to_implement() {
     );
     let task = third[1]["content"].as_str().unwrap();
     assert!(
-        task.starts_with("Add a flag")
-            && task.contains("1. Add the flag")
+        task.starts_with("<environment>")
+            && task.contains("\n\nAdd a flag\n\n## The approved plan\n\n1. Add the flag")
             && task.contains("[ ] Add the flag (id 1)"),
         "{task}"
     );

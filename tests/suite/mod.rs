@@ -5,6 +5,7 @@ mod caching;
 mod cli;
 mod commands;
 mod compaction;
+mod context;
 mod dist;
 mod egress;
 mod hitl;
@@ -396,6 +397,15 @@ pub fn read(work: &Path, name: &str) -> String {
 }
 
 /// The messages of a recorded OpenAI request.
+/// Whether `content` is the first user message of a session with this
+/// task: the environment and the project's instructions first, the task
+/// last.
+pub fn is_task(content: &Value, task: &str) -> bool {
+    content.as_str().is_some_and(|text| {
+        text.starts_with("<environment>\n") && text.ends_with(&format!("\n\n{task}"))
+    })
+}
+
 pub fn messages(request: &mock::Recorded) -> Vec<Value> {
     request.body["messages"]
         .as_array()

@@ -22,7 +22,7 @@ fn session_against_a_real_model_server_is_well_formed() {
         &env.config,
         "[http]\nidle_timeout_secs = 180\n[retry]\nmax_attempts = 2\nbase_delay_ms = 100\nmax_delay_ms = 200\n\
          # Greedy decoding, so the small model answers the same way every run.\n\
-         [models.smollm2]\nformat = \"openai\"\nmodel = \"smollm2\"\ncontext_window = 8192\nmax_output_tokens = 256\ntemperature = 0.0\n",
+         [models.smollm2]\nformat = \"openai\"\nmodel = \"smollm2\"\ncontext_window = 8192\nmax_output_tokens = 256\ntemperature = 0.0\nprompt = \"compact\"\n",
     )
     .unwrap();
     std::fs::write(env.work.join("hello.txt"), "hello from a file\n").unwrap();

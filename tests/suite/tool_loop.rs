@@ -180,13 +180,21 @@ fn previous_summary_reaches_the_model() {
     ]);
     assert_eq!(run.code, Some(0));
     let sent = messages(&server.requests()[0]);
+    // With the task, not in the system prompt, which stays the same bytes
+    // for every session (the provider caches it).
     assert!(
-        sent[0]["content"]
+        !sent[0]["content"]
             .as_str()
             .unwrap()
             .contains("We renamed foo to bar.")
     );
-    assert_eq!(sent[1], json!({"role": "user", "content": "continue"}));
+    assert!(
+        super::is_task(&sent[1]["content"], "continue"),
+        "{}",
+        sent[1]
+    );
+    let first = sent[1]["content"].as_str().unwrap();
+    assert!(first.contains("<earlier_work>\nWe renamed foo to bar.\n</earlier_work>"));
 }
 
 #[test]

@@ -71,9 +71,7 @@ fn approving_the_plan_starts_a_fresh_context_in_implement_mode() {
         .expect("a valid list");
     state.conversation.mark_checkpointed();
 
-    let events = state.approve_plan("1. do it".to_owned(), "the task", Vec::new(), |mode| {
-        format!("prompt for {mode}")
-    });
+    let events = state.approve_plan("1. do it".to_owned(), |mode| format!("prompt for {mode}"));
 
     assert_eq!(
         events,

@@ -67,6 +67,9 @@ impl ToolDef for GlobArgs {
     fn schema() -> Value {
         glob_schema()
     }
+    fn target(&self) -> Option<&str> {
+        self.path.as_deref()
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -95,6 +98,9 @@ impl ToolDef for GrepArgs {
     const ACTIVITY: ActivityKind = ActivityKind::Searching;
     fn schema() -> Value {
         grep_schema()
+    }
+    fn target(&self) -> Option<&str> {
+        self.path.as_deref()
     }
 }
 
