@@ -360,7 +360,8 @@ export type ErrorCode =
   | "loop-identical-failures"
   | "loop-tool-failures"
   | "loop-repeated-text"
-  | "loop-stuck";
+  | "loop-stuck"
+  | "model-fallback";
 
 export type ExitReason =
   | "completed"

@@ -19,7 +19,7 @@ use crate::protocol::OutputFormat;
 use crate::protocol::events::{Mode, PlanExecGuard, SandboxReport, StateFolderAccess};
 use crate::session::checks::Checks;
 use crate::session::hitl::HitlSettings;
-use crate::session::{RestorePoint, SessionConfig, StateSetup};
+use crate::session::{Fallback, RestorePoint, SessionConfig, StateSetup};
 use crate::state::retention::Retention;
 use crate::state::{self, SessionDir, checkpoint};
 use crate::tools::sandbox::Sandbox;
@@ -90,7 +90,11 @@ pub struct Resolved {
 
 enum ModelSource {
     Scripted(ScriptedModel),
-    Http(HttpModelConfig),
+    /// The model's server, and its fallback's (alias, spec, server).
+    Http(
+        HttpModelConfig,
+        Option<Box<(String, ModelSpec, HttpModelConfig)>>,
+    ),
 }
 
 /// What `run` needs: the session's settings and what must live as long.
@@ -291,7 +295,22 @@ fn model(
         Some(path) => {
             ModelSource::Scripted(ScriptedModel::load(&path).map_err(|err| usage(err.to_string()))?)
         }
-        None => ModelSource::Http(http_config(config, &model_spec)?),
+        None => {
+            let fallback = match &model_spec.fallback {
+                None => None,
+                Some(alias) if *alias == model_alias => {
+                    return Err(usage(format!(
+                        "models.{model_alias}.fallback names the model itself"
+                    )));
+                }
+                Some(alias) => {
+                    let spec = table.resolve(alias);
+                    let http = http_config(config, &spec)?;
+                    Some(Box::new((alias.clone(), spec, http)))
+                }
+            };
+            ModelSource::Http(http_config(config, &model_spec)?, fallback)
+        }
     };
     Ok((model_alias, model_spec, model))
 }
@@ -362,10 +381,19 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
         .create()
         .map_err(|err| machine(format!("session folder: {err}")))?;
     let lock = state::lock_session(&session_dir).map_err(|err| machine(err.to_string()))?;
-    let model = match resolved.model {
-        ModelSource::Scripted(script) => ModelClient::Scripted(script),
-        ModelSource::Http(http) => {
-            ModelClient::Http(HttpModel::new(http).map_err(|err| machine(err.to_string()))?)
+    let client = |http| HttpModel::new(http).map_err(|err| machine(err.to_string()));
+    let (model, fallback) = match resolved.model {
+        ModelSource::Scripted(script) => (ModelClient::Scripted(script), None),
+        ModelSource::Http(http, fallback) => {
+            let fallback = match fallback.map(|boxed| *boxed) {
+                Some((alias, spec, http)) => Some(Fallback {
+                    alias,
+                    spec,
+                    client: ModelClient::Http(client(http)?),
+                }),
+                None => None,
+            };
+            (ModelClient::Http(client(http)?), fallback)
         }
     };
     let secret_names = config.secret_matcher();
@@ -398,6 +426,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             model_egress: config.secrets.model_egress,
             loop_breaker: config.loop_breaker.clone(),
             project_instructions: config.context.project_instructions,
+            fallback,
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: config.state.max_file_mb * 1024 * 1024,

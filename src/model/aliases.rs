@@ -45,6 +45,10 @@ pub struct ModelSpec {
     /// and small local models.
     #[serde(default)]
     pub prompt: PromptStyle,
+    /// The alias to go on with when this model keeps failing (its retries
+    /// spent on errors worth retrying: overloaded, 5xx, unreachable).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -135,6 +139,7 @@ impl Default for ModelTable {
             cached_input_price: None,
             output_price: None,
             prompt: PromptStyle::Full,
+            fallback: None,
         };
         let entries = BTreeMap::from([
             (
@@ -185,6 +190,7 @@ impl ModelTable {
                 cached_input_price: None,
                 output_price: None,
                 prompt: PromptStyle::Full,
+                fallback: None,
             })
     }
 
@@ -214,6 +220,7 @@ mod tests {
                 cached_input_price: None,
                 output_price: None,
                 prompt: PromptStyle::Full,
+                fallback: None,
             },
         )]));
         assert_eq!(table.resolve("sonnet").format, WireFormat::Anthropic);

@@ -223,6 +223,9 @@ pub enum ErrorCode {
     LoopToolFailures,
     LoopRepeatedText,
     LoopStuck,
+    // A model kept failing and its fallback from the model table takes
+    // over.
+    ModelFallback,
 }
 
 /// Which of the contract's promises about commands the kernel keeps in

@@ -74,6 +74,15 @@ pub struct SessionConfig {
     pub loop_breaker: loops::LoopBreakerConfig,
     /// `[context] project_instructions`: `AGENTS.md` files reach the model.
     pub project_instructions: bool,
+    /// The model to go on with when this one keeps failing.
+    pub fallback: Option<Fallback>,
+}
+
+/// A model table entry's `fallback`, ready to call.
+pub struct Fallback {
+    pub alias: String,
+    pub spec: ModelSpec,
+    pub client: ModelClient,
 }
 
 /// How long the end of a session waits for the disk to confirm its
@@ -377,13 +386,39 @@ impl Session {
     async fn call_model_fitting(
         &mut self,
     ) -> Result<(crate::model::AssistantTurn, Option<String>), crate::model::ModelError> {
-        match self.call_model().await {
+        match self.call_model_or_fallback().await {
             Err(crate::model::ModelError::ContextTooLong(message)) => {
                 if self.compact_after_refusal(&message).await {
                     self.call_model().await
                 } else {
                     Err(crate::model::ModelError::ContextTooLong(message))
                 }
+            }
+            other => other,
+        }
+    }
+
+    /// A model whose retries are spent on errors worth retrying hands over
+    /// to its fallback, once, and the session says so.
+    async fn call_model_or_fallback(
+        &mut self,
+    ) -> Result<(crate::model::AssistantTurn, Option<String>), crate::model::ModelError> {
+        match self.call_model().await {
+            Err(error) if error.is_retryable() && self.config.fallback.is_some() => {
+                let Some(fallback) = self.config.fallback.take() else {
+                    return Err(error);
+                };
+                self.events.emit(Event::warning(
+                    ErrorCode::ModelFallback,
+                    format!(
+                        "the model {} kept failing ({error}); going on with {}",
+                        self.config.model_alias, fallback.alias
+                    ),
+                ));
+                self.model = fallback.client;
+                self.config.model = fallback.spec;
+                self.config.model_alias = fallback.alias;
+                self.call_model().await
             }
             other => other,
         }

@@ -193,3 +193,58 @@ fn context_too_long_is_not_retried() {
     insta::assert_snapshot!(env.snap().coalesce().render(&run));
     assert_eq!(server.requests().len(), 1);
 }
+
+#[test]
+fn a_model_that_keeps_failing_hands_over_to_its_fallback() {
+    let overloaded = || {
+        Reply::status(
+            529,
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        )
+    };
+    // The suite's config allows 3 attempts.
+    let server = MockServer::start(vec![
+        overloaded(),
+        overloaded(),
+        overloaded(),
+        Reply::stream(openai::text_turn("ok from the backup")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    env.add_config(
+        "[models.primary]\nformat = \"openai\"\nmodel = \"primary-model\"\nfallback = \"backup\"\n\
+         [models.backup]\nformat = \"openai\"\nmodel = \"backup-model\"\n",
+    );
+    let run = env.run(&["--prompt", "hi", "--model", "primary"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let models: Vec<_> = server
+        .requests()
+        .iter()
+        .map(|request| request.body["model"].clone())
+        .collect();
+    assert_eq!(
+        models,
+        [
+            "primary-model",
+            "primary-model",
+            "primary-model",
+            "backup-model"
+        ]
+    );
+    let handed = run
+        .of_type("error")
+        .into_iter()
+        .find(|e| e["code"] == "model-fallback")
+        .expect("the hand-over is told");
+    assert_eq!(handed["fatal"], false);
+    let message = handed["message"].as_str().unwrap();
+    assert!(
+        message.contains("primary") && message.contains("backup"),
+        "{message}"
+    );
+
+    // A fallback naming the model itself is a mistake in the table.
+    let env = TestEnv::for_server(&server);
+    env.add_config("[models.loop]\nformat = \"openai\"\nmodel = \"m\"\nfallback = \"loop\"\n");
+    let run = env.run(&["--prompt", "hi", "--model", "loop"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+}
