@@ -154,12 +154,14 @@ fn session_line(event: &Event) -> Option<String> {
             duration_ms,
             total_input_tokens,
             total_output_tokens,
+            total_cached_input_tokens,
             cost_usd,
             ..
         } => format!(
-            "== {} after {iterations} iteration(s), {:.1} s, {total_input_tokens} in / {total_output_tokens} out tokens{}",
+            "== {} after {iterations} iteration(s), {:.1} s, {total_input_tokens} in{} / {total_output_tokens} out tokens{}",
             exit_reason,
             *duration_ms as f64 / 1000.0,
+            cached_share(*total_cached_input_tokens, *total_input_tokens),
             dollars(*cost_usd)
         ),
         _ => return None,
@@ -322,6 +324,17 @@ fn is_loop_breaker(code: ErrorCode) -> bool {
     )
 }
 
+/// ` (92% from the cache)` when the provider read any input from its cache.
+fn cached_share(cached: u64, input: u64) -> String {
+    match (cached, input) {
+        (0, _) | (_, 0) => String::new(),
+        _ => format!(
+            " ({:.0}% from the cache)",
+            cached as f64 * 100.0 / input as f64
+        ),
+    }
+}
+
 /// `, $0.0123` when the model table has prices.
 fn dollars(cost: Option<f64>) -> String {
     cost.map(|cost| format!(", ${cost:.4}")).unwrap_or_default()
@@ -444,6 +457,22 @@ mod tests {
             })
             .unwrap();
         assert!(end.starts_with("== stuck after 8 iteration(s)"), "{end}");
+        let end = r
+            .render(&Event::SessionEnd {
+                exit_reason: ExitReason::Completed,
+                iterations: 3,
+                duration_ms: 100,
+                total_input_tokens: 1000,
+                total_output_tokens: 50,
+                total_cached_input_tokens: 920,
+                total_reasoning_tokens: 0,
+                cost_usd: Some(0.0123),
+            })
+            .unwrap();
+        assert!(
+            end.contains("1000 in (92% from the cache) / 50 out tokens, $0.0123"),
+            "{end}"
+        );
     }
 
     #[test]
