@@ -28,6 +28,7 @@ pub struct Config {
     pub hitl: HitlConfig,
     pub state: StateConfig,
     pub compaction: crate::session::compact::CompactionConfig,
+    pub untrusted_content: crate::session::untrusted::UntrustedConfig,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -223,6 +224,7 @@ impl Config {
             return Err("hitl.timeout_secs must be between 1 and 86400".into());
         }
         crate::session::checks::Checks::new(self.approval.clone(), false)?;
+        crate::session::untrusted::UntrustedChecks::new(self.untrusted_content.clone())?;
         for pattern in &self.secrets.env {
             globset::Glob::new(pattern)
                 .map_err(|err| format!("secrets.env entry {pattern:?}: {err}"))?;
@@ -290,6 +292,16 @@ env = ["GITHUB_TOKEN", "*_SECRET"]
         assert!(secret.is_match("DB_SECRET"));
         assert!(secret.is_match("AGENT_API_KEY"));
         assert!(!secret.is_match("PATH"));
+    }
+
+    #[test]
+    fn untrusted_content_settings_are_checked() {
+        assert!(
+            Config::parse("[untrusted_content]\napprovals = false\ntaint = \"framed\"").is_ok()
+        );
+        assert!(Config::parse("[untrusted_content]\nask_tools = [\"teleport\"]").is_err());
+        assert!(Config::parse("[untrusted_content]\nsecret_files = [\"[\"]").is_err());
+        assert!(Config::parse("[untrusted_content]\napproval = false").is_err());
     }
 
     #[test]

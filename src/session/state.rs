@@ -24,6 +24,9 @@ pub struct Progress {
     pub usage: Usage,
     /// Model calls made so far (a scripted model resumes its script there).
     pub model_calls: u32,
+    /// A flagged third-party result since the last user message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taint: Option<super::untrusted::Taint>,
 }
 
 #[derive(Debug)]
@@ -44,6 +47,7 @@ impl SessionState {
                 todos: TodoList::default(),
                 usage: Usage::default(),
                 model_calls: 0,
+                taint: None,
             },
             iterations: 0,
         }

@@ -23,6 +23,7 @@ mod state;
 mod streaming;
 mod tool_loop;
 mod tools;
+mod untrusted;
 mod web;
 
 pub mod mock;
