@@ -24,6 +24,7 @@ mod streaming;
 mod tool_loop;
 mod tools;
 mod untrusted;
+mod untrusted_corpus;
 mod web;
 
 pub mod mock;
