@@ -30,6 +30,7 @@ pub struct Config {
     pub compaction: crate::session::compact::CompactionConfig,
     pub loop_breaker: crate::session::loops::LoopBreakerConfig,
     pub context: ContextConfig,
+    pub untrusted_content: crate::session::untrusted::UntrustedConfig,
 }
 
 /// `[context]`: what the model is told besides the task.
@@ -249,6 +250,7 @@ impl Config {
             return Err("hitl.timeout_secs must be between 1 and 86400".into());
         }
         crate::session::checks::Checks::new(self.approval.clone(), false)?;
+        crate::session::untrusted::UntrustedChecks::new(self.untrusted_content.clone())?;
         for pattern in &self.secrets.env {
             globset::Glob::new(pattern)
                 .map_err(|err| format!("secrets.env entry {pattern:?}: {err}"))?;
@@ -330,6 +332,16 @@ env = ["GITHUB_TOKEN", "*_SECRET"]
             err.contains("model_egress") && err.contains("`placeholders` or `clear`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn untrusted_content_settings_are_checked() {
+        assert!(
+            Config::parse("[untrusted_content]\napprovals = false\ntaint = \"framed\"").is_ok()
+        );
+        assert!(Config::parse("[untrusted_content]\nask_tools = [\"teleport\"]").is_err());
+        assert!(Config::parse("[untrusted_content]\nsecret_files = [\"[\"]").is_err());
+        assert!(Config::parse("[untrusted_content]\napproval = false").is_err());
     }
 
     #[test]

@@ -131,6 +131,11 @@ export interface ToolResultEvent {
   output: string;
   truncated: boolean;
   duration_ms: number;
+  /**
+   * Instruction-like text the untrusted-content rules found in a
+   * third-party result (docs/protocol.md); absent when none.
+   */
+  flags?: Flag[];
 }
 
 export interface TodosUpdateEvent {
@@ -372,6 +377,21 @@ export type ExitReason =
   | "stuck";
 
 export type FileOp = "create" | "update" | "delete";
+
+/**
+ * One hit of the untrusted-content rules in a tool's result.
+ */
+export interface Flag {
+  /**
+   * The rule's id in the versioned rule table.
+   */
+  rule: string;
+  /**
+   * The text that matched, with a little around it, hidden characters
+   * shown as `[U+XXXX]`.
+   */
+  excerpt: string;
+}
 
 export type HitlKind = "ask-user" | "plan" | "approval";
 

@@ -145,7 +145,9 @@ pub fn resolve(
     }
     let (model_alias, model_spec, model) = model(cli.model, cli.script, &config)?;
     let images = load_images(&cli.image, &model_spec, &model_alias, runtime)?;
-    let checks = Checks::new(config.approval.clone(), cli.unattended).map_err(usage)?;
+    let checks = Checks::new(config.approval.clone(), cli.unattended)
+        .and_then(|checks| checks.with_untrusted(config.untrusted_content.clone()))
+        .map_err(usage)?;
     Ok(Resolved {
         prompt,
         mode,

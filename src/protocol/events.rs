@@ -80,6 +80,10 @@ pub enum Event {
         output: String,
         truncated: bool,
         duration_ms: u64,
+        /// Instruction-like text the untrusted-content rules found in a
+        /// third-party result (docs/protocol.md); absent when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        flags: Vec<Flag>,
     },
     TodosUpdate {
         todos: Vec<Todo>,
@@ -321,6 +325,17 @@ pub enum TodoStatus {
     Pending,
     InProgress,
     Completed,
+}
+
+/// One hit of the untrusted-content rules in a tool's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Flag {
+    /// The rule's id in the versioned rule table.
+    pub rule: String,
+    /// The text that matched, with a little around it, hidden characters
+    /// shown as `[U+XXXX]`.
+    pub excerpt: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

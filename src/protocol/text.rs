@@ -208,6 +208,7 @@ fn tool_line(event: &Event) -> Option<String> {
             output,
             truncated,
             duration_ms,
+            flags,
             ..
         } => {
             let mark = if *ok { "ok" } else { "FAILED" };
@@ -219,6 +220,14 @@ fn tool_line(event: &Event) -> Option<String> {
             }
             if output.lines().count() > shown.len() || *truncated {
                 out.push_str("\n   [...]");
+            }
+            // After the output, so a person reads the warning last.
+            for flag in flags {
+                out.push_str(&format!(
+                    "\n   !! untrusted content flagged [{}]: {}",
+                    flag.rule,
+                    one_line(&flag.excerpt, 200)
+                ));
             }
             out
         }
@@ -472,6 +481,30 @@ mod tests {
         assert!(
             end.contains("1000 in (92% from the cache) / 50 out tokens, $0.0123"),
             "{end}"
+        );
+    }
+
+    #[test]
+    fn flags_of_a_tool_result_follow_its_output() {
+        use crate::protocol::events::Flag;
+        let mut r = TextRenderer::default();
+        let shown = r
+            .render(&Event::ToolResult {
+                id: "f".into(),
+                name: "web_fetch".into(),
+                ok: true,
+                output: "page".into(),
+                truncated: false,
+                duration_ms: 3,
+                flags: vec![Flag {
+                    rule: "role-change".into(),
+                    excerpt: "the text that\nmatched".into(),
+                }],
+            })
+            .unwrap();
+        assert_eq!(
+            shown,
+            "<- web_fetch ok (3 ms)\n   page\n   !! untrusted content flagged [role-change]: the text that matched\n"
         );
     }
 

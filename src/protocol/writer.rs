@@ -571,6 +571,7 @@ mod tests {
                 output: output.into(),
                 truncated,
                 duration_ms: 1,
+                flags: Vec::new(),
             });
         }
         let outputs: Vec<Value> = lines_of(&sink)

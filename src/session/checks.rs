@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::readonly;
+use super::untrusted::{Taint, UntrustedChecks, UntrustedConfig};
 use crate::protocol::events::Mode;
 use crate::tools::registry::Offered;
 use crate::tools::{Call, Tool};
@@ -65,6 +66,8 @@ pub struct Checks {
     exec_rules: Vec<(globset::GlobMatcher, Policy, String)>,
     /// Every "ask" becomes "deny": nobody is there to answer.
     unattended: bool,
+    /// What asks a person after untrusted content was flagged.
+    untrusted: UntrustedChecks,
 }
 
 impl Checks {
@@ -89,17 +92,50 @@ impl Checks {
             approval,
             exec_rules,
             unattended,
+            untrusted: UntrustedChecks::default(),
         })
     }
 
+    /// With `[untrusted_content]` from the config.
+    pub fn with_untrusted(mut self, config: UntrustedConfig) -> Result<Self, String> {
+        self.untrusted = UntrustedChecks::new(config)?;
+        Ok(self)
+    }
+
+    pub fn untrusted(&self) -> &UntrustedChecks {
+        &self.untrusted
+    }
+
     /// `arguments`: the call as the model sent it, shown to a person
-    /// where the tool has no one-line description of its own.
-    pub fn verdict(&self, mode: Mode, call: &Call, arguments: &Value) -> Verdict {
+    /// where the tool has no one-line description of its own. `taint`:
+    /// untrusted content was flagged since the last user message.
+    pub fn verdict(
+        &self,
+        mode: Mode,
+        taint: Option<&Taint>,
+        call: &Call,
+        arguments: &Value,
+    ) -> Verdict {
         let plan = plan_mode(mode, call);
         if plan != Verdict::Allow {
             return plan;
         }
-        match self.policy(call) {
+        let policy = self.policy(call);
+        if policy.0 != Policy::Deny
+            && let Some(taint) = taint
+            && let Some(risk) = self.untrusted.risk(call)
+        {
+            let reason = taint.reason(&risk);
+            return if self.unattended {
+                Verdict::Deny(format!("refused: {reason}; this run is unattended"))
+            } else {
+                Verdict::Ask {
+                    action: call.action(arguments),
+                    reason,
+                }
+            };
+        }
+        match policy {
             (Policy::Allow, _) => Verdict::Allow,
             (Policy::Deny, why) => Verdict::Deny(format!("refused by the approval policy ({why})")),
             (Policy::Ask, why) if self.unattended => Verdict::Deny(format!(
@@ -162,7 +198,7 @@ mod tests {
     fn verdict(checks: &Checks, mode: Mode, name: &str, args: Value) -> Verdict {
         let tool = Tool::from_name(name).expect("a built-in tool");
         let call = tool.parse(&args).expect("arguments that fit");
-        checks.verdict(mode, &call, &args)
+        checks.verdict(mode, None, &call, &args)
     }
 
     fn checks(config: &str, unattended: bool) -> Checks {
@@ -240,6 +276,50 @@ decision = "deny"
                 "exec",
                 json!({"command": "git status"})
             ),
+            Verdict::Allow
+        );
+    }
+
+    #[test]
+    fn a_taint_asks_before_the_policy_allows_but_after_it_denies() {
+        let taint = Taint {
+            source: "web_fetch".into(),
+            origin: "https://x/page".into(),
+            rules: vec!["role-change".into()],
+        };
+        let tainted = |checks: &Checks, name: &str, args: Value| {
+            let call = Tool::from_name(name).unwrap().parse(&args).unwrap();
+            checks.verdict(Mode::Normal, Some(&taint), &call, &args)
+        };
+        let attended = checks(
+            "default = \"allow\"\ntools = { web_fetch = \"deny\" }",
+            false,
+        );
+        match tainted(&attended, "exec", json!({"command": "touch x"})) {
+            Verdict::Ask { action, reason } => {
+                assert_eq!(action, "run: touch x");
+                assert!(reason.starts_with("untrusted content from web_fetch (https://x/page) was flagged (role-change)"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            tainted(&attended, "exec", json!({"command": "ls"})),
+            Verdict::Allow
+        );
+        assert!(matches!(
+            tainted(&attended, "web_fetch", json!({"url": "https://y"})),
+            Verdict::Deny(ref why) if why.contains("approval policy")
+        ));
+        let unattended = checks("default = \"allow\"", true);
+        assert!(matches!(
+            tainted(&unattended, "read_file", json!({"path": ".env"})),
+            Verdict::Deny(ref why) if why.starts_with("refused: untrusted content") && why.ends_with("this run is unattended")
+        ));
+        let off = checks("", true)
+            .with_untrusted(toml::from_str("approvals = false").unwrap())
+            .unwrap();
+        assert_eq!(
+            tainted(&off, "exec", json!({"command": "touch x"})),
             Verdict::Allow
         );
     }

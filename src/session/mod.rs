@@ -19,6 +19,7 @@ mod reporting;
 pub mod state;
 pub mod todos;
 pub mod turn;
+pub mod untrusted;
 
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
@@ -484,7 +485,7 @@ impl Session {
         });
         // A call the loop breaker holds back is answered by it alone.
         let call = checked.and(call);
-        let step = match (call, &parsed) {
+        let mut step = match (call, &parsed) {
             (Ok(call), Ok(arguments)) => match self.pass_checks(id, &call, arguments).await {
                 Err(refusal) => Step::Done(refusal),
                 Ok(()) => self.dispatch(id, call).await,
@@ -492,6 +493,7 @@ impl Session {
             (Err(BadCall(refusal)), _) => Step::Done(ToolOutput::fail(refusal)),
             (Ok(_), Err(problem)) => Step::Done(ToolOutput::fail(problem.clone())),
         };
+        let flags = self.screen_untrusted(&mut step).await;
         let (ok, text) = match &step {
             Step::Done(result) => (result.ok, result.output.as_str()),
             Step::PlanApproved(_) => (true, "plan approved; continuing in implement mode"),
@@ -510,6 +512,7 @@ impl Session {
             output,
             truncated,
             duration_ms: tools::elapsed_ms(started),
+            flags,
         });
         step
     }
@@ -550,6 +553,9 @@ impl Session {
     }
 
     fn add_user_message(&mut self, text: String, source: MessageSource, images: Vec<Image>) {
+        // The user speaks again: what a flagged page asked for no longer
+        // needs a person.
+        self.state.progress.taint = None;
         self.events.emit(Event::UserMessage {
             text: text.clone(),
             source,

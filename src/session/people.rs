@@ -22,11 +22,12 @@ impl Session {
         call: &Call,
         arguments: &Value,
     ) -> Result<(), ToolOutput> {
-        match self
-            .config
-            .checks
-            .verdict(self.state.progress.mode, call, arguments)
-        {
+        match self.config.checks.verdict(
+            self.state.progress.mode,
+            self.state.progress.taint.as_ref(),
+            call,
+            arguments,
+        ) {
             Verdict::Allow => Ok(()),
             Verdict::Deny(reason) => Err(ToolOutput::fail(reason)),
             Verdict::Ask { action, reason } => {

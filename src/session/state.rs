@@ -36,6 +36,9 @@ pub struct Progress {
     /// does not hold.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub instructions: Vec<Instructions>,
+    /// A flagged third-party result since the last user message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taint: Option<super::untrusted::Taint>,
 }
 
 #[derive(Debug)]
@@ -58,6 +61,7 @@ impl SessionState {
                 model_calls: 0,
                 secret_placeholders: Placeholders::default(),
                 instructions: Vec::new(),
+                taint: None,
             },
             iterations: 0,
         }

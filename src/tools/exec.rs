@@ -350,7 +350,16 @@ pub async fn run(args: ExecArgs, ctx: &ToolContext) -> ToolOutput {
     // The command itself has been waited for: what ended below it and was
     // re-parented here would stay a zombie for the rest of the session.
     procs::reap_orphans();
-    answer(watched, elapsed_ms(start), timeout, settings.drain_timeout)
+    // What a download printed was written by someone else.
+    let origin = super::network::reaches_network(&args.command)
+        .map(|_| super::untrusted::Origin::new("exec", args.command.as_str()));
+    answer(
+        watched,
+        elapsed_ms(start),
+        timeout,
+        settings.drain_timeout,
+        origin,
+    )
 }
 
 /// Starts the command in the sandbox the mode asks for.
@@ -479,11 +488,19 @@ async fn watch(
 }
 
 /// The output the model reads, with a footer saying how the command ended.
-fn answer(watched: Watched, duration: u64, timeout: Duration, drain: Duration) -> ToolOutput {
+/// `origin`: the command's output is third-party; the footer is not.
+fn answer(
+    watched: Watched,
+    duration: u64,
+    timeout: Duration,
+    drain: Duration,
+    origin: Option<super::untrusted::Origin>,
+) -> ToolOutput {
     let mut output = watched.kept.finish();
     if !output.is_empty() && !output.ends_with('\n') {
         output.push('\n');
     }
+    let printed = output.len();
     let (ok, footer) = match watched.ended {
         Ended::Exited(status) => match (status.code(), status.signal()) {
             (Some(0), _) => (true, format!("[exit code 0, {duration} ms]")),
@@ -510,10 +527,12 @@ fn answer(watched: Watched, duration: u64, timeout: Duration, drain: Duration) -
             drain.as_millis()
         ));
     }
+    let note_len = output.len() - printed;
     ToolOutput {
         ok,
         output,
         image: None,
+        untrusted: origin.map(|origin| Box::new(origin.with_note(note_len))),
     }
 }
 

@@ -306,6 +306,7 @@ fn read_image(shown: &str, bytes: &[u8], media_type: &str, ctx: &ToolContext) ->
                 bytes.len()
             ),
             image: Some(picture),
+            untrusted: None,
         },
         Err(err) => ToolOutput::fail(format!("{shown} is an image that cannot be shown: {err}")),
     }

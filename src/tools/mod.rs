@@ -5,6 +5,7 @@ pub mod edit;
 pub mod exec;
 pub mod files;
 pub mod interactive;
+pub mod network;
 pub mod paths;
 pub mod procs;
 pub mod registry;
@@ -12,6 +13,7 @@ mod report;
 pub mod sandbox;
 pub mod search;
 pub mod truncate;
+pub mod untrusted;
 pub mod web;
 
 use std::path::PathBuf;
@@ -53,6 +55,10 @@ pub struct ToolOutput {
     pub output: String,
     /// A picture for the model (`read_file` on an image).
     pub image: Option<crate::model::Image>,
+    /// A third party wrote the output: the session frames it for the
+    /// model and screens it for instructions. Boxed: most outputs have
+    /// none, and every `Result<_, ToolOutput>` carries the field.
+    pub untrusted: Option<Box<untrusted::Origin>>,
 }
 
 impl ToolOutput {
@@ -61,6 +67,7 @@ impl ToolOutput {
             ok: true,
             output: output.into(),
             image: None,
+            untrusted: None,
         }
     }
 
@@ -69,7 +76,14 @@ impl ToolOutput {
             ok: false,
             output: output.into(),
             image: None,
+            untrusted: None,
         }
+    }
+
+    /// The same output, marked as written by a third party.
+    pub fn from_third_party(mut self, origin: untrusted::Origin) -> Self {
+        self.untrusted = Some(Box::new(origin));
+        self
     }
 }
 

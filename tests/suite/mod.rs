@@ -27,6 +27,8 @@ mod state;
 mod streaming;
 mod tool_loop;
 mod tools;
+mod untrusted;
+mod untrusted_corpus;
 mod web;
 
 pub mod mock;

@@ -1,0 +1,207 @@
+//! The corpus of the injection detector (see README.md beside this file):
+//! what is committed under `benches/injection/`, this repository's own
+//! files, and, where the machine has them, the READMEs and changelogs of
+//! the crates in the cargo registry. Shared by the benchmark
+//! (`benches/injection.rs`) and the test that holds the rates
+//! (`tests/suite/untrusted.rs`).
+
+use std::path::{Path, PathBuf};
+
+/// One text, and where it belongs in the report.
+pub struct Sample {
+    /// `injected/direct`, `benign/readmes`, `repo/rs`, `registry`...
+    pub class: String,
+    /// The file, and the number of the text in it when it holds several.
+    pub name: String,
+    pub text: String,
+}
+
+/// Files of this repository that quote injections on purpose: the
+/// detector, its corpus and its tests. They are about injections, so they
+/// are neither benign nor injected.
+const ABOUT_INJECTIONS: &[&str] = &[
+    "src/session/untrusted/",
+    "benches/injection/",
+    "benches/injection.rs",
+    "tests/suite/untrusted.rs",
+];
+
+/// The committed texts of `group` (`injected`, `benign` or `hard`), one
+/// class per file.
+pub fn committed(root: &Path, group: &str) -> Vec<Sample> {
+    let dir = root.join("benches/injection").join(group);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|err| panic!("{}: {err}", dir.display()))
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .collect();
+    files.sort();
+    let mut samples = Vec::new();
+    for file in files {
+        let stem = file.file_stem().unwrap_or_default().to_string_lossy();
+        let text = std::fs::read_to_string(&file)
+            .unwrap_or_else(|err| panic!("{}: {err}", file.display()));
+        for (number, text) in split(&text).into_iter().enumerate() {
+            samples.push(Sample {
+                class: format!("{group}/{stem}"),
+                name: format!("{stem}.txt #{}", number + 1),
+                text,
+            });
+        }
+    }
+    samples
+}
+
+/// The texts of a corpus file: separated by lines that hold only `%%`,
+/// with `\u{HEX}` written for characters an editor would not show.
+pub fn split(file: &str) -> Vec<String> {
+    let mut texts = vec![String::new()];
+    for line in file.lines() {
+        if line == "%%" {
+            texts.push(String::new());
+            continue;
+        }
+        if let Some(current) = texts.last_mut() {
+            if !current.is_empty() {
+                current.push('\n');
+            }
+            current.push_str(&unescape(line));
+        }
+    }
+    texts.retain(|text| !text.trim().is_empty());
+    texts
+}
+
+fn unescape(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("\\u{") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 3..];
+        let decoded = after.find('}').and_then(|end| {
+            u32::from_str_radix(&after[..end], 16)
+                .ok()
+                .and_then(char::from_u32)
+                .map(|c| (c, end))
+        });
+        match decoded {
+            Some((c, end)) => {
+                out.push(c);
+                rest = &after[end + 1..];
+            }
+            None => {
+                out.push_str("\\u{");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Every Markdown and Rust file of the repository (`src`, `docs`,
+/// `tests`, `benches`, `examples` and the top level), but those about
+/// injections; class `repo/md` or `repo/rs`.
+pub fn repo_files(root: &Path) -> Vec<Sample> {
+    let mut found = Vec::new();
+    for dir in ["src", "docs", "tests", "benches", "examples"] {
+        walk(&root.join(dir), &mut found);
+    }
+    if let Ok(entries) = std::fs::read_dir(root) {
+        found.extend(
+            entries
+                .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+                .filter(|path| path.is_file()),
+        );
+    }
+    found.sort();
+    found
+        .into_iter()
+        .filter_map(|path| {
+            let relative = path.strip_prefix(root).ok()?.to_string_lossy().into_owned();
+            let kind = match path.extension()?.to_str()? {
+                "md" => "md",
+                "rs" => "rs",
+                _ => return None,
+            };
+            if ABOUT_INJECTIONS
+                .iter()
+                .any(|about| relative.starts_with(about))
+            {
+                return None;
+            }
+            let text = std::fs::read_to_string(&path).ok()?;
+            Some(Sample {
+                class: format!("repo/{kind}"),
+                name: relative,
+                text,
+            })
+        })
+        .collect()
+}
+
+fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            walk(&path, found);
+        } else {
+            found.push(path);
+        }
+    }
+}
+
+/// The READMEs, changelogs and other Markdown files at the top of every
+/// crate in the cargo registry, where there is one (`$CARGO_HOME`, else
+/// `~/.cargo`); class `registry`. Empty on a machine without it.
+pub fn registry_docs() -> Vec<Sample> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
+    let Some(src) = home.map(|home| home.join("registry/src")) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    for index in std::fs::read_dir(&src).into_iter().flatten().flatten() {
+        for krate in std::fs::read_dir(index.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            for file in std::fs::read_dir(krate.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let path = file.path();
+                let name = file.file_name().to_string_lossy().to_ascii_lowercase();
+                let wanted = name.starts_with("readme")
+                    || name.starts_with("changelog")
+                    || name.ends_with(".md");
+                if wanted && path.is_file() {
+                    files.push(path);
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+        .into_iter()
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(&path).ok()?;
+            let name = path
+                .strip_prefix(&src)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .into_owned();
+            Some(Sample {
+                class: "registry".to_owned(),
+                name,
+                text,
+            })
+        })
+        .collect()
+}

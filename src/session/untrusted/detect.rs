@@ -1,0 +1,361 @@
+//! The detector: the rule table ([`super::rules`]) over one text, with no
+//! model call and the same answer every time. The patterns run in one
+//! pass of a `RegexSet` over the normalised text; only the rules that hit
+//! are run again, for the excerpt. Hidden characters and terminal escapes
+//! are found by a scan of the text as it came.
+
+use std::sync::OnceLock;
+
+use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+
+use super::frame::{is_bidi_control, is_hidden, is_tag, marker};
+use super::rules::{HIDDEN_CHARACTERS, RULES, TERMINAL_ESCAPE};
+use crate::protocol::events::Flag;
+
+/// An excerpt is the hit with this many bytes around it, at most.
+const EXCERPT_CONTEXT: usize = 24;
+/// And never longer than this many characters.
+const MAX_EXCERPT_CHARS: usize = 160;
+
+/// What the rules find in `text`: at most one flag per rule, in the
+/// order of the table, then hidden characters and terminal escapes.
+pub fn detect(text: &str) -> Vec<Flag> {
+    let mut flags = Vec::new();
+    if let Some(compiled) = compiled() {
+        let normal = normalise(text);
+        flags.extend(compiled.hits(&normal));
+    }
+    flags.extend(hidden_characters(text));
+    flags.extend(terminal_escape(text));
+    flags
+}
+
+struct Compiled {
+    /// The patterns in sets of [`SET_SIZE`], each with the index of its
+    /// first pattern.
+    sets: Vec<(usize, RegexSet)>,
+    /// Each pattern, with the index of its rule.
+    patterns: Vec<(usize, Regex)>,
+    /// Per rule, what must also match near a hit, and how near.
+    near: Vec<Option<(Regex, usize)>>,
+}
+
+/// The rule table compiled once; `None` only if a pattern does not
+/// compile, which the unit tests rule out.
+fn compiled() -> Option<&'static Compiled> {
+    static COMPILED: OnceLock<Option<Compiled>> = OnceLock::new();
+    COMPILED.get_or_init(|| compile().ok()).as_ref()
+}
+
+/// The patterns are written with `\b` as an ASCII word boundary: a
+/// Unicode one would keep the regex engine off its fast paths.
+fn ascii_boundaries(pattern: &str) -> String {
+    pattern.replace(r"\b", r"(?-u:\b)")
+}
+
+const SIZE_LIMIT: usize = 64 << 20;
+
+/// Patterns per `RegexSet`. One set of all of them scans at 5 MiB/s
+/// (release build, the benchmark's texts): its lazy DFA grows too large
+/// and is rebuilt again and again; sets of 64 scan at 12 to 14 MiB/s, one
+/// pattern at a time at 4 MiB/s.
+const SET_SIZE: usize = 64;
+
+fn compile() -> Result<Compiled, regex::Error> {
+    let mut sources = Vec::new();
+    let mut patterns = Vec::new();
+    for (index, rule) in RULES.iter().enumerate() {
+        for pattern in rule.patterns {
+            let source = ascii_boundaries(pattern);
+            patterns.push((
+                index,
+                RegexBuilder::new(&source).size_limit(SIZE_LIMIT).build()?,
+            ));
+            sources.push(source);
+        }
+    }
+    let sets = sources
+        .chunks(SET_SIZE)
+        .enumerate()
+        .map(|(chunk, sources)| {
+            RegexSetBuilder::new(sources)
+                .size_limit(SIZE_LIMIT)
+                .dfa_size_limit(SIZE_LIMIT)
+                .build()
+                .map(|set| (chunk * SET_SIZE, set))
+        })
+        .collect::<Result<_, _>>()?;
+    let near = RULES
+        .iter()
+        .map(|rule| {
+            rule.near
+                .map(|(patterns, within)| {
+                    let joined = patterns
+                        .iter()
+                        .map(|pattern| format!("(?:{})", ascii_boundaries(pattern)))
+                        .collect::<Vec<_>>()
+                        .join("|");
+                    RegexBuilder::new(&joined)
+                        .size_limit(SIZE_LIMIT)
+                        .build()
+                        .map(|regex| (regex, within))
+                })
+                .transpose()
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Compiled {
+        sets,
+        patterns,
+        near,
+    })
+}
+
+impl Compiled {
+    fn hits(&self, normal: &str) -> Vec<Flag> {
+        let mut found: Vec<(usize, Flag)> = Vec::new();
+        let matched = self.sets.iter().flat_map(|(first, set)| {
+            set.matches(normal)
+                .into_iter()
+                .map(move |index| first + index)
+        });
+        for matched in matched.collect::<Vec<_>>() {
+            let (rule, regex) = &self.patterns[matched];
+            if found.iter().any(|(known, _)| known == rule) {
+                continue;
+            }
+            let hit = regex.find_iter(normal).find(|hit| match &self.near[*rule] {
+                None => true,
+                Some((near, within)) => {
+                    let start = floor(normal, hit.start().saturating_sub(*within));
+                    let end = ceil(normal, hit.end() + within);
+                    near.is_match(&normal[start..end])
+                }
+            });
+            if let Some(hit) = hit {
+                found.push((
+                    *rule,
+                    Flag {
+                        rule: RULES[*rule].id.to_owned(),
+                        excerpt: excerpt(normal, hit.start(), hit.end()),
+                    },
+                ));
+            }
+        }
+        found.sort_by_key(|(rule, _)| *rule);
+        found.into_iter().map(|(_, flag)| flag).collect()
+    }
+}
+
+/// The text the patterns read: lower case; hidden characters dropped
+/// (tag characters read as the ASCII they stand for), so a zero-width
+/// space inside a word does not hide it; full-width forms and curly
+/// quotes folded to ASCII; `*` and backquotes (markdown emphasis and
+/// code) dropped; quote markers at the start of a line dropped; every run
+/// of white space one space, or one new line when it held one.
+pub fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space: Option<char> = None;
+    let mut line_start = true;
+    for c in text.chars() {
+        let c = match u32::from(c) {
+            code @ 0xE0020..=0xE007E => char::from_u32(code - 0xE0000).unwrap_or(' '),
+            code @ 0xFF01..=0xFF5E => char::from_u32(code - 0xFEE0).unwrap_or(c),
+            0x3000 | 0xA0 => ' ',
+            0x2018 | 0x2019 | 0x2032 => '\'',
+            0x201C | 0x201D => '"',
+            _ => c,
+        };
+        if c == '\n' || (c.is_whitespace() && !is_hidden(c)) {
+            if c == '\n' || space == Some('\n') {
+                space = Some('\n');
+                line_start = true;
+            } else if !line_start {
+                space = Some(' ');
+            }
+            continue;
+        }
+        if is_hidden(c) || c == '*' || c == '`' || (line_start && c == '>') {
+            continue;
+        }
+        if let Some(space) = space.take()
+            && !out.is_empty()
+        {
+            out.push(space);
+        }
+        line_start = false;
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
+fn floor(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn ceil(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+/// The hit with a little of the text around it, on one line.
+fn excerpt(text: &str, start: usize, end: usize) -> String {
+    let from = floor(text, start.saturating_sub(EXCERPT_CONTEXT));
+    let to = ceil(text, end + EXCERPT_CONTEXT);
+    let flat: String = text[from..to]
+        .chars()
+        .map(|c| if c == '\n' { ' ' } else { c })
+        .take(MAX_EXCERPT_CHARS)
+        .collect();
+    flat.trim().to_owned()
+}
+
+/// Tag characters (but for the flag emoji they spell, 🏴 then a region
+/// code), bidirectional controls, or invisible characters: 3 in a row, or
+/// 10 in all of the kinds that have no place in ordinary text.
+fn hidden_characters(text: &str) -> Option<Flag> {
+    if text.is_ascii() {
+        return None;
+    }
+    let (mut tags, mut bidi, mut run, mut longest, mut scattered) = (0, 0, 0, 0, 0);
+    let mut first: Option<usize> = None;
+    let mut decoded = String::new();
+    let mut prev = ' ';
+    // Tag characters of a flag so far (a region code is at most 6, and
+    // the cancel tag ends it).
+    let mut flag_tags = 0;
+    for (at, c) in text.char_indices() {
+        flag_tags = if is_tag(c) && (flag_tags > 0 || prev == '\u{1F3F4}') && flag_tags < 7 {
+            flag_tags + 1
+        } else {
+            0
+        };
+        let in_flag = flag_tags > 0;
+        let invisible = is_hidden(c) && !c.is_control() && c != '\u{AD}';
+        if is_tag(c) && !in_flag {
+            tags += 1;
+            if let Some(ascii) = char::from_u32(u32::from(c) - 0xE0000).filter(|a| a.is_ascii())
+                && decoded.len() < 80
+            {
+                decoded.push(ascii);
+            }
+        }
+        if is_bidi_control(c) {
+            bidi += 1;
+        }
+        if invisible && !in_flag && !(c == '\u{200D}' && is_pictograph(prev)) {
+            run += 1;
+            longest = longest.max(run);
+            if stray(c, at) {
+                scattered += 1;
+            }
+            if (tags > 0 || bidi > 0 || run >= 3 || scattered >= 10) && first.is_none() {
+                first = Some(at);
+            }
+        } else {
+            run = 0;
+        }
+        prev = c;
+    }
+    let at = first?;
+    let mut parts = Vec::new();
+    if tags > 0 {
+        parts.push(format!("{tags} tag characters spelling {decoded:?}"));
+    }
+    if bidi > 0 {
+        parts.push(format!("{bidi} bidirectional controls"));
+    }
+    if longest >= 3 {
+        parts.push(format!("a run of {longest} invisible characters"));
+    } else if scattered >= 10 {
+        parts.push(format!("{scattered} invisible characters"));
+    }
+    Some(Flag {
+        rule: HIDDEN_CHARACTERS.to_owned(),
+        excerpt: format!("{}: {}", parts.join(", "), window(text, at)),
+    })
+}
+
+/// An invisible character that ordinary text has no use for (a
+/// zero-width space, a word joiner, a filler), unlike the joiners and
+/// direction marks of some scripts; a byte order mark at the start is
+/// ordinary too.
+fn stray(c: char, at: usize) -> bool {
+    match u32::from(c) {
+        0xFEFF => at > 0,
+        0x200C..=0x200F => false,
+        _ => true,
+    }
+}
+
+/// Emoji and other pictographs, which a zero-width joiner glues into one
+/// picture (👨‍👩‍👧).
+fn is_pictograph(c: char) -> bool {
+    matches!(u32::from(c), 0x2600..=0x27BF | 0x1F000..=0x1FAFF | 0xFE0F)
+}
+
+/// Around `at`, hidden characters shown, at most [`MAX_EXCERPT_CHARS`].
+fn window(text: &str, at: usize) -> String {
+    let from = floor(text, at.saturating_sub(EXCERPT_CONTEXT));
+    let to = ceil(text, at + 4 * EXCERPT_CONTEXT);
+    let shown: String = text[from..to]
+        .chars()
+        .flat_map(|c| match c {
+            '\n' => vec![' '],
+            c if is_hidden(c) => marker(c).chars().collect(),
+            c => vec![c],
+        })
+        .take(MAX_EXCERPT_CHARS)
+        .collect();
+    shown.trim().to_owned()
+}
+
+/// An escape sequence that hides or overwrites text: concealed text
+/// (SGR 8), cursor moves, erasing, scrolling, saving and restoring the
+/// cursor, a reset, or an operating system command (a window title, a
+/// link). Colours alone are not flagged.
+fn terminal_escape(text: &str) -> Option<Flag> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(offset) = bytes[i..].iter().position(|&b| b == 0x1b) {
+        let at = i + offset;
+        let hides = match bytes.get(at + 1) {
+            Some(b'[') => {
+                let params_start = at + 2;
+                let mut end = params_start;
+                while bytes.get(end).is_some_and(|b| (0x20..0x40).contains(b)) {
+                    end += 1;
+                }
+                let params = &text[params_start..end];
+                match bytes.get(end) {
+                    Some(b'm') => params.split(';').any(|param| param == "8"),
+                    Some(final_byte) => b"ABCDEFGHJKSTfsu".contains(final_byte),
+                    None => false,
+                }
+            }
+            Some(b']' | b'7' | b'8' | b'c') => true,
+            _ => false,
+        };
+        if hides {
+            return Some(Flag {
+                rule: TERMINAL_ESCAPE.to_owned(),
+                excerpt: window(text, at),
+            });
+        }
+        i = at + 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;
