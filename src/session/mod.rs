@@ -8,6 +8,7 @@ pub mod control;
 mod conversation;
 pub mod egress;
 pub mod hitl;
+mod login_env;
 pub mod loops;
 pub mod partial_json;
 mod people;
@@ -186,6 +187,9 @@ impl Session {
             sandbox: self.config.sandbox.clone(),
             redaction_rules: crate::protocol::redact::RULES_VERSION,
         });
+        if !matches!(resumed, Some(Err(_))) {
+            self.start_login_env();
+        }
         let reason = match resumed {
             Some(Err(err)) => {
                 self.events.emit(Event::Error {

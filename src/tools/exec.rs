@@ -17,8 +17,10 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 use super::sandbox::{Policy, Sandbox};
 use super::truncate::HeadTail;
 use super::{Report, ToolContext, ToolOutput, elapsed_ms, procs};
-use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Mode, OutputStream};
+
+mod login;
+pub use login::{KEPT_FILE as LOGIN_ENV_FILE, LOGIN_ENV_TIMEOUT};
 
 pub const DESCRIPTION: &str = "Run a bash command in the work dir. Returns its output and exit code. Use timeout_ms for long commands.";
 
@@ -73,9 +75,6 @@ pub fn schema() -> Value {
 /// make an event per byte.
 pub const LINGER: Duration = Duration::from_millis(100);
 pub const MAX_CHUNK_BYTES: usize = 8 * 1024;
-/// How long capturing the login environment may take.
-pub const LOGIN_ENV_TIMEOUT: Duration = Duration::from_secs(10);
-const ENV_MARKER: &[u8] = b"\0AGENT-LOGIN-ENV\0";
 
 pub struct ExecSettings {
     /// The shell commands run through: `bash` (the contract's), or another
@@ -90,7 +89,7 @@ pub struct ExecSettings {
     pub secret_names: globset::GlobSet,
     /// Whether to run the login profile scripts (once) for the environment.
     pub login_shell: bool,
-    login_env: tokio::sync::OnceCell<Vec<(OsString, OsString)>>,
+    login: login::LoginEnv,
     /// What the kernel can confine, and how commands start.
     pub sandbox: Sandbox,
     /// Folders no command may write in any mode (the state folder).
@@ -127,7 +126,7 @@ impl ExecSettings {
             base_env,
             secret_names,
             login_shell,
-            login_env: tokio::sync::OnceCell::new(),
+            login: login::LoginEnv::default(),
             sandbox: Sandbox::disabled(),
             protected: Vec::new(),
             private_tmp: std::sync::OnceLock::new(),
@@ -197,44 +196,6 @@ impl ExecSettings {
             let _ = std::fs::remove_dir_all(path);
         }
     }
-
-    /// The environment commands run with: the user's login environment
-    /// (PATH and what profile scripts set: nvm, pyenv, cargo), captured by
-    /// one login shell per session, since a login shell per command costs
-    /// a hundred milliseconds and more. Secrets are scrubbed from it too,
-    /// and their values join the mask. `None`: cancelled while capturing.
-    async fn environment(&self, ctx: &ToolContext) -> Option<&[(OsString, OsString)]> {
-        if !self.login_shell {
-            return Some(&self.base_env);
-        }
-        let capture = self.login_env.get_or_init(|| async {
-            let policy = self.policy(ctx.mode);
-            match capture_login_env(self, policy.as_ref(), &ctx.work_dir).await {
-                Ok(vars) => {
-                    for (name, value) in &vars {
-                        let secret = name.to_str().is_some_and(|name| self.secret_names.is_match(name));
-                        if let (true, Some(value)) = (secret, value.to_str()) {
-                            ctx.report.report(Report::SecretValue(value));
-                        }
-                    }
-                    scrub(vars.into_iter(), &self.secret_names)
-                }
-                Err(reason) => {
-                    ctx.report.report(Report::Warning {
-                        code: ErrorCode::LoginEnv,
-                        message: format!("the login environment could not be captured ({reason}); commands run with the agent's own environment"),
-                    });
-                    self.base_env.clone()
-                }
-            }
-        });
-        tokio::select! {
-            vars = capture => Some(vars),
-            // The capture's own processes die with the tree kill of the
-            // cancel; its unfinished value is dropped, not cached.
-            () = ctx.cancel.cancelled() => None,
-        }
-    }
 }
 
 fn scrub(
@@ -247,76 +208,6 @@ fn scrub(
         None => false,
     })
     .collect()
-}
-
-/// Runs `bash -l` once and reads the environment its profile scripts made.
-/// The marker separates what a chatty profile prints from `env -0`.
-async fn capture_login_env(
-    settings: &ExecSettings,
-    policy: Option<&Policy>,
-    work_dir: &std::path::Path,
-) -> Result<Vec<(OsString, OsString)>, String> {
-    use std::os::unix::ffi::OsStrExt;
-    let shell = settings.shell.as_str();
-    let mut command = settings.sandbox.command(
-        policy,
-        shell,
-        &["-l", "-c", "printf '\\0AGENT-LOGIN-ENV\\0'; exec env -0"],
-    );
-    command
-        .current_dir(work_dir)
-        .env_clear()
-        .envs(settings.base_env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true);
-    let child = command
-        .spawn()
-        .map_err(|err| format!("cannot start {shell}: {err}"))?;
-    let root = child
-        .id()
-        .and_then(|id| rustix::process::Pid::from_raw(id as i32));
-    // Dropped on cancel or timeout: the profile's processes die with it.
-    let mut tree = TreeGuard(root);
-    let output = match tokio::time::timeout(LOGIN_ENV_TIMEOUT, child.wait_with_output()).await {
-        Ok(Ok(output)) => output,
-        Ok(Err(err)) => return Err(err.to_string()),
-        Err(_) => {
-            return Err(format!(
-                "the profile scripts took more than {} s",
-                LOGIN_ENV_TIMEOUT.as_secs()
-            ));
-        }
-    };
-    // A daemon the profile started (an ssh-agent) may live on; the end of
-    // the session takes care of it.
-    tree.0 = None;
-    let start = output
-        .stdout
-        .windows(ENV_MARKER.len())
-        .position(|window| window == ENV_MARKER)
-        .ok_or_else(|| {
-            format!(
-                "{shell} -l exited with {} before printing the environment",
-                output.status
-            )
-        })?;
-    let vars = output.stdout[start + ENV_MARKER.len()..]
-        .split(|byte| *byte == 0)
-        .filter_map(|entry| {
-            let at = entry.iter().position(|byte| *byte == b'=')?;
-            let name = &entry[..at];
-            // `_` is the last command bash ran, not part of the user's setup.
-            (at > 0 && name != b"_").then(|| {
-                (
-                    std::ffi::OsStr::from_bytes(name).to_owned(),
-                    std::ffi::OsStr::from_bytes(&entry[at + 1..]).to_owned(),
-                )
-            })
-        })
-        .collect();
-    Ok(vars)
 }
 
 enum Ended {
@@ -335,7 +226,7 @@ pub async fn run(args: ExecArgs, ctx: &ToolContext) -> ToolOutput {
         .map(Duration::from_millis)
         .unwrap_or(settings.default_timeout)
         .min(settings.max_timeout);
-    let Some(env) = settings.environment(ctx).await else {
+    let Some(env) = login::environment(ctx).await else {
         return ToolOutput::fail("[cancelled before the command started]");
     };
     let start = Instant::now();

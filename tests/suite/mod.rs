@@ -12,6 +12,7 @@ mod hitl;
 mod images;
 mod launch;
 mod layout;
+mod login_env;
 mod loops;
 mod model_errors;
 mod pty;
