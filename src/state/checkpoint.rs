@@ -185,6 +185,12 @@ impl Checkpointer {
         let Some(previous) = &self.previous else {
             return Ok((self.snapshot.scan_tree(None)?.hash, 0));
         };
+        // A scan that failed halfway took the scanner's memory of the
+        // work dir with it: the changes are counted against the previous
+        // checkpoint's tree, read back.
+        if self.restored.is_none() && !self.snapshot.has_scanned() {
+            self.restored = Some(super::snapshot::tree::load(&mut self.snapshot, previous)?);
+        }
         // The first since a restore: the last scan saw the work dir before
         // it, and the restored tree may be of an older format.
         if let Some(restored) = &self.restored {
@@ -681,5 +687,21 @@ mod tests {
             assert_eq!((next.format, next.files_changed), (FORMAT_VERSION, 0));
             assert_eq!(next.tree, folders);
         }
+    }
+
+    #[test]
+    fn after_a_scan_that_failed_the_changes_are_counted_against_the_stored_tree() {
+        let mut fixture = Fixture::new();
+        for name in ["a", "b", "c"] {
+            std::fs::write(fixture.work.join(name), name).unwrap();
+        }
+        fixture.save(&[], 0, 0);
+        fixture.checkpointer.snapshot.forget_last_scan();
+        std::fs::write(fixture.work.join("d"), "d").unwrap();
+        fixture
+            .checkpointer
+            .touched(Touched::Files(["d".to_owned()].into()));
+        let manifest = load_manifest(&fixture.save(&[], 0, 1)).unwrap();
+        assert_eq!(manifest.files_changed, 1);
     }
 }

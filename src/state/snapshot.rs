@@ -143,6 +143,17 @@ impl Snapshotter {
         Ok((self.last_tree(), outcome.stats))
     }
 
+    /// Whether the scanner remembers a scan of the work dir.
+    pub fn has_scanned(&self) -> bool {
+        self.last.is_some()
+    }
+
+    /// Forgets the last scan, as one that fails halfway does.
+    #[cfg(test)]
+    pub(crate) fn forget_last_scan(&mut self) {
+        self.last = None;
+    }
+
     /// The flat form of the last scan's tree (empty before the first).
     pub fn last_tree(&self) -> Tree {
         self.last
