@@ -1,7 +1,10 @@
 //! Checkpoint and rollback cost on a work dir of 10,000 files / 200 MB:
 //! one file changed per iteration against every file changed. The first
 //! must cost a small fraction of the second (a checkpoint costs what
-//! changed, not the size of the work dir).
+//! changed, not the size of the work dir). One changed file is measured
+//! as the session sees it: written by `write_file` or `edit_file` (the
+//! checkpoint is told where), and changed by a command (it scans); and an
+//! iteration that ran nothing that writes.
 //!
 //! `cargo bench --bench checkpoint` (env: BENCH_FILES, BENCH_FILE_KB).
 
@@ -15,7 +18,7 @@ use agent::model::Message;
 use agent::protocol::events::Mode;
 use agent::session::state::{Progress, SessionState};
 use agent::state::SessionDir;
-use agent::state::checkpoint::{Checkpoint, Checkpointer};
+use agent::state::checkpoint::{Checkpoint, Checkpointer, Touched};
 
 fn env_number(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -86,6 +89,13 @@ fn rollback(
     (started.elapsed(), changes.count())
 }
 
+/// A file changed as a tool the session ran would: `touched` is what the
+/// session tells the checkpointer.
+fn change(checkpointer: &mut Checkpointer, work: &Path, file: &str, touched: Touched) {
+    std::fs::write(work.join(file), b"changed").expect("change one");
+    checkpointer.touched(touched);
+}
+
 fn main() {
     let files = env_number("BENCH_FILES", 10_000);
     let file_kb = env_number("BENCH_FILE_KB", 20);
@@ -106,28 +116,47 @@ fn main() {
         ms(first)
     );
 
-    // One file changed.
-    std::fs::write(work.join("d000/f00000.txt"), b"changed").expect("change one");
-    let (one_save, one_durable, changed) = save(&mut checkpointer, &work, 1);
+    // An iteration that ran nothing that writes.
+    let (nothing, _, changed) = save(&mut checkpointer, &work, 1);
+    assert_eq!(changed, 0);
+
+    // One file written by write_file or edit_file.
+    let written = "d000/f00000.txt";
+    let touched = Touched::Files([written.to_owned()].into());
+    change(&mut checkpointer, &work, written, touched);
+    let (one_save, one_durable, changed) = save(&mut checkpointer, &work, 2);
     assert_eq!(changed, 1);
-    let (one_back, restored) = rollback(&mut checkpointer, &dir, 0);
+
+    // One file changed by a command.
+    change(
+        &mut checkpointer,
+        &work,
+        "d001/f00001.txt",
+        Touched::Anything,
+    );
+    let (command_save, _, changed) = save(&mut checkpointer, &work, 3);
+    assert_eq!(changed, 1);
+
+    let (one_back, restored) = rollback(&mut checkpointer, &dir, 2);
     assert_eq!(restored, 1);
     backdate(&work);
-    // Re-scan once so the rolled-back file is known again.
-    let _ = save(&mut checkpointer, &work, 2);
+    // The first checkpoint after a rollback scans: the rolled-back file
+    // is known again.
+    let _ = save(&mut checkpointer, &work, 4);
 
     // Every file changed.
     write_files(&work, files, file_kb * 1024, 1);
-    let (all_save, all_durable, changed) = save(&mut checkpointer, &work, 3);
+    checkpointer.touched(Touched::Anything);
+    let (all_save, all_durable, changed) = save(&mut checkpointer, &work, 5);
     assert_eq!(changed as usize, files);
-    let (all_back, restored) = rollback(&mut checkpointer, &dir, 2);
+    let (all_back, restored) = rollback(&mut checkpointer, &dir, 4);
     assert_eq!(restored, files);
 
     // A new process (a restore, an offline rollback) first indexes the
     // store: one pass over the pack's record headers.
     let mut fresh = Checkpointer::new(dir.clone(), &work, 16 * 1024 * 1024);
     let manifest = agent::state::checkpoint::load_manifest::<Progress>(
-        &agent::state::checkpoint::manifest_path(&dir, 3),
+        &agent::state::checkpoint::manifest_path(&dir, 5),
     )
     .expect("manifest");
     let started = Instant::now();
@@ -141,8 +170,16 @@ fn main() {
     assert_eq!(stored_files, files);
 
     println!(
-        "checkpoint, one file changed:                {:>9.1} ms",
+        "checkpoint, nothing that writes ran:         {:>9.1} ms",
+        ms(nothing)
+    );
+    println!(
+        "checkpoint, one file written (told where):   {:>9.1} ms",
         ms(one_save)
+    );
+    println!(
+        "checkpoint, one file changed by a command:   {:>9.1} ms",
+        ms(command_save)
     );
     println!(
         "checkpoint, every file changed:              {:>9.1} ms",
@@ -169,8 +206,9 @@ fn main() {
         ms(first_read)
     );
     println!(
-        "ratio one/all: checkpoint {:.3}, on the disk {:.3}, rollback {:.3}",
+        "ratio one/all: checkpoint {:.3} (written) {:.3} (command), on the disk {:.3}, rollback {:.3}",
         ms(one_save) / ms(all_save),
+        ms(command_save) / ms(all_save),
         ms(one_durable) / ms(all_durable),
         ms(one_back) / ms(all_back)
     );

@@ -524,6 +524,7 @@ impl Session {
     /// Runs a call that passed its checks: the session's own tools here,
     /// the others in the tool registry, reporting through the events.
     async fn dispatch(&mut self, id: &str, call: Call) -> Step {
+        self.note_call(&call);
         match call {
             Call::TodoWrite(args) => Step::Done(self.write_todos(args)),
             Call::AskUser(args) => Step::Done(self.ask_user(id, args).await),

@@ -6,13 +6,63 @@ use super::state::{Progress, SessionState};
 use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Event, ExitReason};
 use crate::state::StateError;
-use crate::state::checkpoint::{self, Checkpoint, Manifest};
+use crate::state::checkpoint::{self, Checkpoint, Manifest, Touched};
+use crate::tools::procs;
+use crate::tools::registry::{Call, Offered, Tool};
 
 impl Session {
     /// Saves the checkpoint of the current iteration and announces it. A
     /// failure is reported and the session goes on: losing undo is bad,
     /// losing the work in progress would be worse.
     pub(super) fn save_checkpoint(&mut self) {
+        self.save_checkpoint_now();
+        // A process the session started may write after this checkpoint
+        // looked, even if it ends before the next: that one looks
+        // everywhere. (One alive now was started by a command, which
+        // made this checkpoint look everywhere, or was alive at the end of
+        // the previous one.)
+        if procs::any_descendant_alive() {
+            self.checkpointer.touched(Touched::Anything);
+        }
+    }
+
+    /// Tells the checkpointer what `call`, about to run, may change in
+    /// the work dir: the file a write names, anything for a command or a
+    /// tool known only at run time (and for a built-in tool that plan
+    /// mode withholds, which is there because it writes), nothing for
+    /// the tools that only read or talk to people.
+    pub(super) fn note_call(&mut self, call: &Call) {
+        let touched = match call {
+            Call::WriteFile(args) => self.touched_file(&args.path),
+            Call::EditFile(args) => self.touched_file(&args.path),
+            call => match call.tool() {
+                Some(tool) if tool != Tool::Exec && tool.offered() != Offered::NotInPlan => {
+                    Touched::Nothing
+                }
+                _ => Touched::Anything,
+            },
+        };
+        self.checkpointer.touched(touched);
+    }
+
+    /// The file a write will change, as the tool resolves it (links
+    /// followed): relative to the work dir. A path the tool will refuse
+    /// counts as anything: cheaper to scan than to be wrong.
+    fn touched_file(&self, path: &str) -> Touched {
+        let work_dir = &self.config.work_dir;
+        let relative = crate::tools::paths::resolve(work_dir, path)
+            .ok()
+            .and_then(|resolved| {
+                let relative = resolved.strip_prefix(work_dir).ok()?.to_str()?.to_owned();
+                (!relative.is_empty()).then_some(relative)
+            });
+        match relative {
+            Some(relative) => Touched::Files([relative].into()),
+            None => Touched::Anything,
+        }
+    }
+
+    fn save_checkpoint_now(&mut self) {
         let state = Checkpoint {
             session_id: &self.config.session_id,
             iteration: self.state.iterations,

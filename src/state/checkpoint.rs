@@ -2,28 +2,40 @@
 //! the session from there. A checkpoint is a small manifest,
 //! `checkpoints/NNNNNN.json`, naming two objects of the content store: the
 //! conversation (a list naming one object per message) and the work dir's
-//! tree (its files, links and folders). Unchanged content is never written twice, so a checkpoint costs
+//! tree (its files, links and folders, one object per folder: see
+//! [`super::snapshot::tree`]). Unchanged content is never written twice, so a checkpoint costs
 //! what changed: a message already stored by an earlier checkpoint is not
-//! stored again, and a long session does not store its history once an
-//! iteration.
+//! stored again, a long session does not store its history once an
+//! iteration, and a changed file stores the folders on its path, not the
+//! whole tree.
+//!
+//! Nor is the work dir scanned when nothing can have changed it: the
+//! session tells the checkpointer what its tools may have touched
+//! ([`Touched`]), and an iteration that only read leaves the tree as it
+//! was. A change made by something outside the session (a person, another
+//! program) is seen by the next checkpoint that scans.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::durable::Syncer;
-use super::snapshot::{Snapshotter, Tree, hash_bytes};
+use super::snapshot::{Focus, Snapshotter, Tree, hash_bytes};
 use super::{SessionDir, StateError, write_private};
 use crate::model::Message;
 
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// Format 2 stored the conversation as one flat list of message hashes;
 /// formats 2 and 3 stored the work dir's files and links, not its folders
-/// (see [`Tree::folders`]). Their checkpoints still load.
-const READABLE_FORMATS: [u32; 3] = [2, 3, FORMAT_VERSION];
+/// (see [`Tree::folders`]); formats 2 to 4 stored the tree as one object,
+/// a map from every path to its entry. Their checkpoints still load.
+const READABLE_FORMATS: [u32; 4] = [2, 3, 4, FORMAT_VERSION];
 /// The first format whose trees record the folders.
 const FOLDERS_SINCE: u32 = 4;
+/// The first format that stores one object per folder.
+const FOLDER_OBJECTS_SINCE: u32 = 5;
 /// Messages per stored chunk of the conversation's list.
 pub const CHUNK_MESSAGES: usize = 64;
 
@@ -74,22 +86,46 @@ pub struct Checkpoint<'a, P> {
     pub unchanged_messages: usize,
 }
 
+/// What may have changed the work dir since the previous checkpoint, as
+/// the session knows from the tools it ran.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Touched {
+    /// Nothing: the checkpoint takes the previous tree without a scan.
+    #[default]
+    Nothing,
+    /// These files (paths relative to the work dir) and the folders on
+    /// the way to them, made if they were missing; nothing else.
+    Files(BTreeSet<String>),
+    /// Anything: a command ran, or a process of the session is alive.
+    Anything,
+}
+
+impl Touched {
+    /// Both this and `more`.
+    pub fn add(&mut self, more: Touched) {
+        match (&mut *self, more) {
+            (_, Touched::Nothing) | (Touched::Anything, _) => {}
+            (Touched::Files(files), Touched::Files(more)) => files.extend(more),
+            (this, more) => *this = more,
+        }
+    }
+}
+
 /// Keeps what the previous checkpoint stored, so the next one only
 /// stores (and hashes) what changed since.
 pub struct Checkpointer {
     dir: SessionDir,
     snapshot: Snapshotter,
-    previous: Option<Stored>,
+    /// The previous checkpoint's tree hash.
+    previous: Option<String>,
+    /// The tree a restore put back, when the next checkpoint is the first
+    /// since: it scans everything and counts the changes against it.
+    restored: Option<Tree>,
+    touched: Touched,
     message_hashes: Vec<String>,
     /// The stored chunks of `message_hashes`, in order.
     chunk_hashes: Vec<String>,
     syncer: Syncer,
-}
-
-/// The previous checkpoint's tree and the hash it is stored under.
-struct Stored {
-    tree: Tree,
-    hash: String,
 }
 
 impl Checkpointer {
@@ -100,6 +136,8 @@ impl Checkpointer {
             dir,
             snapshot,
             previous: None,
+            restored: None,
+            touched: Touched::Nothing,
             message_hashes: Vec::new(),
             chunk_hashes: Vec::new(),
             syncer,
@@ -116,6 +154,12 @@ impl Checkpointer {
         &mut self.snapshot
     }
 
+    /// Tells what may have changed the work dir since the previous
+    /// checkpoint (added to what was told before).
+    pub fn touched(&mut self, what: Touched) {
+        self.touched.add(what);
+    }
+
     /// Writes the checkpoint for `state` and returns its path and the
     /// number of files changed since the previous one. It survives the
     /// death of this process once this returns, and a power cut once the
@@ -124,22 +168,52 @@ impl Checkpointer {
         &mut self,
         state: &Checkpoint<'_, P>,
     ) -> Result<(PathBuf, u64), StateError> {
-        let (tree, _) = self.snapshot.scan()?;
-        let (files_changed, tree_hash) = match &self.previous {
-            Some(previous) => {
-                let changed = super::snapshot::compare(&previous.tree, &tree).count() as u64;
-                // Serialising and hashing a 10k-file tree costs
-                // milliseconds; most iterations change nothing. A tree
-                // restored from an older format lacks the folders, so it
-                // is stored again.
-                let hash = match changed {
-                    0 if previous.tree.folders => previous.hash.clone(),
-                    _ => store_json(&mut self.snapshot, &tree.entries)?,
-                };
-                (changed, hash)
-            }
-            None => (0, store_json(&mut self.snapshot, &tree.entries)?),
+        let touched = std::mem::take(&mut self.touched);
+        let saved = self.save_touched(state, touched);
+        if saved.is_err() {
+            // Whatever this one saw is not in a checkpoint: the next one
+            // looks everywhere.
+            self.touched = Touched::Anything;
+        }
+        saved
+    }
+
+    /// The work dir's tree hash for this checkpoint and the paths
+    /// changed since the previous one, scanning no more than `touched`
+    /// needs.
+    fn tree_now(&mut self, touched: Touched) -> Result<(String, u64), StateError> {
+        let Some(previous) = &self.previous else {
+            return Ok((self.snapshot.scan_tree(None)?.hash, 0));
         };
+        // A scan that failed halfway took the scanner's memory of the
+        // work dir with it: the changes are counted against the previous
+        // checkpoint's tree, read back.
+        if self.restored.is_none() && !self.snapshot.has_scanned() {
+            self.restored = Some(super::snapshot::tree::load(&mut self.snapshot, previous)?);
+        }
+        // The first since a restore: the last scan saw the work dir before
+        // it, and the restored tree may be of an older format.
+        if let Some(restored) = &self.restored {
+            let hash = self.snapshot.scan_tree(None)?.hash;
+            let changed = super::snapshot::compare(restored, &self.snapshot.last_tree()).count();
+            self.restored = None;
+            return Ok((hash, changed as u64));
+        }
+        let focus = match &touched {
+            Touched::Nothing => return Ok((previous.clone(), 0)),
+            Touched::Files(files) => Focus::on_the_way_to(files.iter().map(String::as_str)),
+            Touched::Anything => None,
+        };
+        let outcome = self.snapshot.scan_tree(focus.as_ref())?;
+        Ok((outcome.hash, outcome.changed))
+    }
+
+    fn save_touched<P: Serialize>(
+        &mut self,
+        state: &Checkpoint<'_, P>,
+        touched: Touched,
+    ) -> Result<(PathBuf, u64), StateError> {
+        let (tree_hash, files_changed) = self.tree_now(touched)?;
         let conversation_hash = self.store_conversation(state)?;
         let manifest = Manifest {
             format: FORMAT_VERSION,
@@ -161,10 +235,7 @@ impl Checkpointer {
         // that a dying process did not write.
         write_private(&path, &text, false)?;
         self.syncer.checkpoint_written();
-        self.previous = Some(Stored {
-            tree,
-            hash: tree_hash,
-        });
+        self.previous = Some(tree_hash);
         Ok((path, files_changed))
     }
 
@@ -204,12 +275,12 @@ impl Checkpointer {
         &mut self,
         manifest: &Manifest<P>,
     ) -> Result<super::snapshot::Changes, StateError> {
+        // A restore that fails halfway has changed some of the work dir.
+        self.touched = Touched::Anything;
         let tree = load_tree(&mut self.snapshot, manifest)?;
         let changes = self.snapshot.restore(&tree)?;
-        self.previous = Some(Stored {
-            tree,
-            hash: manifest.tree.clone(),
-        });
+        self.previous = Some(manifest.tree.clone());
+        self.restored = Some(tree);
         // The conversation is replaced too: nothing of it is known stored.
         self.message_hashes.clear();
         self.chunk_hashes.clear();
@@ -240,6 +311,9 @@ pub fn load_tree<P>(
     snapshot: &mut Snapshotter,
     manifest: &Manifest<P>,
 ) -> Result<Tree, StateError> {
+    if manifest.format >= FOLDER_OBJECTS_SINCE {
+        return super::snapshot::tree::load(snapshot, &manifest.tree);
+    }
     Ok(Tree {
         entries: load_json(snapshot, &manifest.tree)?,
         folders: manifest.format >= FOLDERS_SINCE,
@@ -517,5 +591,117 @@ mod tests {
         assert_eq!(manifest.format, FORMAT_VERSION);
         let tree = load_tree(fixture.checkpointer.snapshotter(), &manifest).unwrap();
         assert!(tree.folders && tree.entries.contains_key("made"));
+    }
+
+    #[test]
+    fn only_an_iteration_that_may_have_changed_the_work_dir_scans_it() {
+        let mut fixture = Fixture::new();
+        std::fs::create_dir_all(fixture.work.join("src")).unwrap();
+        std::fs::write(fixture.work.join("src/a"), "a").unwrap();
+        // The first checkpoint scans whatever it is told.
+        let first = load_manifest(&fixture.save(&[], 0, 0)).unwrap();
+        std::fs::write(fixture.work.join("src/a"), "changed behind its back").unwrap();
+
+        // Nothing the session ran can have changed it: the same tree,
+        // and the change is not seen (by design).
+        let skipped = load_manifest(&fixture.save(&[], 0, 1)).unwrap();
+        assert_eq!(
+            (skipped.tree.as_str(), skipped.files_changed),
+            (first.tree.as_str(), 0)
+        );
+
+        // A write elsewhere: only the folders on its way are listed again.
+        std::fs::write(fixture.work.join("b"), "b").unwrap();
+        fixture
+            .checkpointer
+            .touched(Touched::Files(["b".to_owned()].into()));
+        let focused = load_manifest(&fixture.save(&[], 0, 2)).unwrap();
+        assert_eq!(focused.files_changed, 1);
+
+        // A command: everything.
+        fixture.checkpointer.touched(Touched::Anything);
+        let scanned = load_manifest(&fixture.save(&[], 0, 3)).unwrap();
+        assert_eq!(scanned.files_changed, 1);
+        let tree = load_tree(fixture.checkpointer.snapshotter(), &scanned).unwrap();
+        assert!(matches!(
+            &tree.entries["src/a"],
+            Entry::File { size: 23, .. }
+        ));
+
+        // After a restore, the next checkpoint scans and counts against
+        // what was restored, told nothing or not.
+        std::fs::write(fixture.work.join("b"), "after").unwrap();
+        fixture.checkpointer.restore_files(&first).unwrap();
+        assert!(!fixture.work.join("b").exists());
+        std::fs::write(fixture.work.join("c"), "c").unwrap();
+        let after = load_manifest(&fixture.save(&[], 0, 4)).unwrap();
+        assert_eq!(after.files_changed, 1);
+        assert_ne!(after.tree, first.tree);
+    }
+
+    #[test]
+    fn trees_of_format_5_and_of_format_4_restore_and_roll_back() {
+        let mut fixture = Fixture::new();
+        std::fs::create_dir_all(fixture.work.join("src/empty")).unwrap();
+        std::fs::write(fixture.work.join("src/a"), "a").unwrap();
+        std::os::unix::fs::symlink("src/a", fixture.work.join("link")).unwrap();
+        let manifest = load_manifest(&fixture.save(&[], 0, 0)).unwrap();
+        assert_eq!(manifest.format, 5);
+        let folders = manifest.tree.clone();
+        let tree = load_tree(fixture.checkpointer.snapshotter(), &manifest).unwrap();
+        assert_eq!(
+            tree.entries.keys().collect::<Vec<_>>(),
+            ["link", "src", "src/a", "src/empty"]
+        );
+        // What format 4 stored for the same work dir: one map of paths.
+        let mut flat = manifest.clone();
+        flat.format = 4;
+        flat.tree = store_json(fixture.checkpointer.snapshotter(), &tree.entries).unwrap();
+        let flat_path = fixture.dir.checkpoints().join("format-4.json");
+        std::fs::write(&flat_path, serde_json::to_vec(&flat).unwrap()).unwrap();
+        let flat = load_manifest(&flat_path).unwrap();
+        assert_eq!(
+            load_tree(fixture.checkpointer.snapshotter(), &flat).unwrap(),
+            tree
+        );
+
+        for manifest in [&manifest, &flat] {
+            std::fs::write(fixture.work.join("src/a"), "changed").unwrap();
+            std::fs::remove_dir(fixture.work.join("src/empty")).unwrap();
+            std::fs::write(fixture.work.join("new"), "new").unwrap();
+            let changes = fixture.checkpointer.restore_files(manifest).unwrap();
+            assert_eq!(
+                changes.count(),
+                3,
+                "format {}: {changes:?}",
+                manifest.format
+            );
+            assert_eq!(
+                std::fs::read_to_string(fixture.work.join("src/a")).unwrap(),
+                "a"
+            );
+            assert!(fixture.work.join("src/empty").is_dir());
+            assert!(!fixture.work.join("new").exists());
+            // The next checkpoint is of the current format, the same tree.
+            let next = load_manifest(&fixture.save(&[], 0, 1)).unwrap();
+            assert_eq!((next.format, next.files_changed), (FORMAT_VERSION, 0));
+            assert_eq!(next.tree, folders);
+        }
+    }
+
+    #[test]
+    fn after_a_scan_that_failed_the_changes_are_counted_against_the_stored_tree() {
+        let mut fixture = Fixture::new();
+        for name in ["a", "b", "c"] {
+            std::fs::write(fixture.work.join(name), name).unwrap();
+        }
+        fixture.save(&[], 0, 0);
+        fixture.checkpointer.snapshot.forget_last_scan();
+        std::fs::write(fixture.work.join("d"), "d").unwrap();
+        fixture
+            .checkpointer
+            .touched(Touched::Files(["d".to_owned()].into()));
+        let manifest = load_manifest(&fixture.save(&[], 0, 1)).unwrap();
+        assert_eq!(manifest.files_changed, 1);
     }
 }

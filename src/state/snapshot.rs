@@ -7,15 +7,22 @@
 //! history, not the agent's to rewind) and files over a size cap (a
 //! checkpoint must not copy a database dump on every iteration). A file whose size, mtime,
 //! inode and mode are unchanged since the last scan is not read again, so
-//! a scan costs a `stat` per file and folder plus the bytes that changed.
-//! A folder's mtime is not kept: it changes whenever a file in it comes or
+//! a scan costs a `stat` per file and folder plus the bytes that changed
+//! (see [`scan`]; a focused scan, only the folders it is told). A
+//! folder's mtime is not kept: it changes whenever a file in it comes or
 //! goes, which the files already say.
+//!
+//! Checkpoints store the tree one object per folder ([`tree`]); restoring
+//! and comparing work on the flat form, [`Tree`].
 
-use std::collections::{BTreeMap, HashMap};
+mod scan;
+pub mod tree;
+
+pub use scan::{Focus, Outcome};
+
+use std::collections::BTreeMap;
 use std::io::Read;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
 
 use rustix::fs::{Mode, OFlags};
 use rustix::io::Errno;
@@ -28,9 +35,6 @@ use super::pack::Pack;
 
 /// Files larger than this are not captured (and so not restored).
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-/// A file modified this close to the scan may change again within the same
-/// mtime tick; it is always re-read ("racy" files, as git calls them).
-const RACY_WINDOW: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
@@ -69,14 +73,6 @@ impl Default for Tree {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    size: u64,
-    mtime_ns: i128,
-    inode: u64,
-    mode: u32,
-}
-
 /// What [`Snapshotter::store_file`] made of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Stored {
@@ -93,7 +89,9 @@ pub struct Snapshotter {
     work_dir: PathBuf,
     objects: PathBuf,
     max_file_bytes: u64,
-    known: HashMap<String, (Stamp, String)>,
+    /// The work dir as the last scan saw it, `None` before the first
+    /// (and after one that failed halfway).
+    last: Option<scan::Folder>,
     pack: Pack,
 }
 
@@ -134,103 +132,33 @@ impl Snapshotter {
             work_dir: work_dir.to_path_buf(),
             objects: objects.to_path_buf(),
             max_file_bytes,
-            known: HashMap::new(),
+            last: None,
             pack: Pack::new(&objects.join("pack")),
         }
     }
 
     /// The work dir as a tree, its new content stored.
     pub fn scan(&mut self) -> Result<(Tree, ScanStats), StateError> {
-        let started = SystemTime::now();
-        let mut tree = Tree::new();
-        let mut stats = ScanStats::default();
-        let walker = ignore::WalkBuilder::new(&self.work_dir)
-            .hidden(false)
-            .require_git(false)
-            .parents(false)
-            .filter_entry(|entry| entry.file_name() != ".git")
-            .build();
-        for entry in walker {
-            let Ok(entry) = entry else { continue };
-            let Some(kind) = entry.file_type() else {
-                continue;
-            };
-            let path = entry.path();
-            let Some(relative) = relative(&self.work_dir, path) else {
-                continue;
-            };
-            if kind.is_dir() {
-                // Gone between the walk and now: not part of this state.
-                if let Ok(meta) = entry.metadata() {
-                    let mode = meta.permissions().mode() & 0o7777;
-                    tree.entries.insert(relative, Entry::Dir { mode });
-                }
-                continue;
-            }
-            if kind.is_symlink() {
-                let target = std::fs::read_link(path).map_err(|err| StateError::io(path, err))?;
-                tree.entries.insert(
-                    relative,
-                    Entry::Link {
-                        target: target.to_string_lossy().into_owned(),
-                    },
-                );
-                continue;
-            }
-            if !kind.is_file() {
-                continue;
-            }
-            let meta = match std::fs::symlink_metadata(path) {
-                Ok(meta) => meta,
-                // Deleted between the walk and now: not part of this state.
-                Err(_) => continue,
-            };
-            if meta.len() > self.max_file_bytes {
-                stats.skipped_large += 1;
-                continue;
-            }
-            let stamp = Stamp {
-                size: meta.len(),
-                mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
-                inode: meta.ino(),
-                mode: meta.permissions().mode() & 0o7777,
-            };
-            let racy = meta
-                .modified()
-                .ok()
-                .and_then(|modified| started.duration_since(modified).ok())
-                .is_none_or(|age| age < RACY_WINDOW);
-            let hash = match self.known.get(&relative) {
-                Some((known, hash)) if *known == stamp && !racy => hash.clone(),
-                _ => match self.store_file(path)? {
-                    Stored::Hash(hash, stored) => {
-                        stats.hashed += 1;
-                        stats.stored_bytes += stored;
-                        self.known.insert(relative.clone(), (stamp, hash.clone()));
-                        hash
-                    }
-                    Stored::TooLarge => {
-                        self.known.remove(&relative);
-                        stats.skipped_large += 1;
-                        continue;
-                    }
-                    Stored::Gone => {
-                        self.known.remove(&relative);
-                        continue;
-                    }
-                },
-            };
-            stats.files += 1;
-            tree.entries.insert(
-                relative,
-                Entry::File {
-                    hash,
-                    mode: stamp.mode,
-                    size: stamp.size,
-                },
-            );
-        }
-        Ok((tree, stats))
+        let outcome = self.scan_tree(None)?;
+        Ok((self.last_tree(), outcome.stats))
+    }
+
+    /// Whether the scanner remembers a scan of the work dir.
+    pub fn has_scanned(&self) -> bool {
+        self.last.is_some()
+    }
+
+    /// Forgets the last scan, as one that fails halfway does.
+    #[cfg(test)]
+    pub(crate) fn forget_last_scan(&mut self) {
+        self.last = None;
+    }
+
+    /// The flat form of the last scan's tree (empty before the first).
+    pub fn last_tree(&self) -> Tree {
+        self.last
+            .as_ref()
+            .map_or_else(Tree::new, scan::Folder::flatten)
     }
 
     /// Reads a file and stores its content under its hash. The file is
@@ -335,7 +263,10 @@ impl Snapshotter {
         Ok(changes)
     }
 
-    /// The changes of [`restore`](Self::restore), made in `work`.
+    /// The changes of [`restore`](Self::restore), made in `work`. The
+    /// last scan's stamps may stay: a file written here is a new file (a
+    /// temp file renamed over the name), whose inode and mtime no scan
+    /// saw, so the next scan reads it again.
     fn apply(
         &mut self,
         work: &mut Confined,
@@ -354,7 +285,6 @@ impl Snapshotter {
                 Entry::Dir { .. } => {}
                 Entry::File { .. } | Entry::Link { .. } => {
                     work.remove_file(path)?;
-                    self.known.remove(path);
                     if !target.folders {
                         remove_empty_parents(work, path)?;
                     }
@@ -376,7 +306,6 @@ impl Snapshotter {
                     work.put_file(path, &bytes, *mode)?;
                 }
             }
-            self.known.remove(path);
         }
         Ok(())
     }
@@ -465,6 +394,7 @@ fn remove_empty_parents(work: &mut Confined, file: &str) -> Result<(), StateErro
 mod tests {
     use super::*;
     use crate::state::confined::tests::mode;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn scan_restore_roundtrip_and_unchanged_files_are_not_reread() {

@@ -72,6 +72,39 @@ pub fn outside_our_tree(pid: i32) -> bool {
     false
 }
 
+/// Whether a process the agent started, or adopted as their subreaper,
+/// is alive: it may change the work dir at any time. Looking at the
+/// agent's own children is enough: a live process below a dead one was
+/// re-parented to the agent. So this reads each thread's `children` in
+/// `/proc/self/task` and the `stat` of each child, a few reads when
+/// nothing runs; the whole process table on a kernel without those
+/// files; and says yes without `/proc`, where it cannot tell.
+pub fn any_descendant_alive() -> bool {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return true;
+    };
+    for task in tasks.flatten() {
+        let Ok(children) = std::fs::read_to_string(task.path().join("children")) else {
+            let me = rustix::process::getpid().as_raw_nonzero().get();
+            return ProcessTable::read().is_none_or(|table| !table.descendants(&[me]).is_empty());
+        };
+        if any_alive(children.split_ascii_whitespace()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether any of `pids` is a process that has not ended.
+fn any_alive<'a>(pids: impl IntoIterator<Item = &'a str>) -> bool {
+    pids.into_iter().any(|pid| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| parse_stat(&stat))
+            .is_some_and(|info| !info.zombie)
+    })
+}
+
 fn kill_below(root: Pid, include_root: bool) -> usize {
     let root_raw = root.as_raw_nonzero().get();
     let started = Instant::now();
@@ -202,6 +235,27 @@ mod tests {
         assert!(!info.zombie);
         assert!(parse_stat("43 (x) Z 1 0").unwrap().zombie);
         assert!(parse_stat("garbage").is_none());
+    }
+
+    #[test]
+    fn a_live_child_is_seen_and_a_zombie_is_not() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        assert!(any_descendant_alive());
+        assert!(any_alive([child.id().to_string().as_str()]));
+        child.kill().unwrap();
+        // Dead but not waited for: a zombie, which changes nothing.
+        let pid = child.id();
+        let stat = format!("/proc/{pid}/stat");
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !std::fs::read_to_string(&stat).is_ok_and(|text| parse_stat(&text).unwrap().zombie) {
+            assert!(std::time::Instant::now() < deadline);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!any_alive([pid.to_string().as_str()]));
+        child.wait().unwrap();
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod ptyutil;
 mod real_llm;
 mod runner;
 mod sandbox;
+mod scans;
 mod schema;
 mod search;
 mod secrets;
