@@ -45,6 +45,10 @@ const ANSWER: &str =
 #[test]
 fn an_iteration_that_only_reads_takes_the_previous_tree_without_a_scan() {
     let env = TestEnv::offline();
+    // The login shell's capture runs from the start of the session: while
+    // it lives, a checkpoint looks at everything (a process of the session
+    // could write), which this test is not about.
+    env.add_config("[exec]\nlogin_shell = false\n");
     std::fs::create_dir(env.work.join("docs")).unwrap();
     std::fs::write(env.work.join("docs/notes.txt"), "original\n").unwrap();
     let script = env.script(json!({"turns": [
