@@ -96,13 +96,13 @@ fn main() {
 /// look when a change to the table makes it slow.
 fn slowest_patterns(benign: &[Sample]) {
     use agent::session::untrusted::detect::normalise;
-    use agent::session::untrusted::rules::RULES;
+    use agent::session::untrusted::rules::table;
     let texts: Vec<String> = benign
         .iter()
         .map(|sample| normalise(&sample.text))
         .collect();
     let mut timed = Vec::new();
-    for rule in RULES {
+    for rule in table() {
         for pattern in rule.patterns {
             let source = pattern.replace(r"\b", r"(?-u:\b)");
             let Ok(regex) = regex::Regex::new(&source) else {

@@ -53,6 +53,11 @@ export interface SessionStartEvent {
    * Version of the masking rule table (docs/protocol.md).
    */
   redaction_rules: number;
+  /**
+   * Version of the untrusted-content rule table, so a flag in a
+   * journal can be read against the table that raised it.
+   */
+  untrusted_rules: number;
 }
 
 export interface TextDeltaEvent {

@@ -34,6 +34,10 @@ pub enum Event {
         /// Version of the masking rule table (docs/protocol.md).
         #[serde(default)]
         redaction_rules: u32,
+        /// Version of the untrusted-content rule table, so a flag in a
+        /// journal can be read against the table that raised it.
+        #[serde(default)]
+        untrusted_rules: u32,
     },
     TextDelta {
         delta: String,

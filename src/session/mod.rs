@@ -186,6 +186,7 @@ impl Session {
             resumed: resumed.is_some(),
             sandbox: self.config.sandbox.clone(),
             redaction_rules: crate::protocol::redact::RULES_VERSION,
+            untrusted_rules: crate::session::untrusted::RULES_VERSION,
         });
         if !matches!(resumed, Some(Err(_))) {
             self.start_login_env();

@@ -52,11 +52,11 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     };
     // As measured when the set was written (docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 19,
+        count("fresh/injected", true) >= 57,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 1,
+        count("fresh/benign", true) <= 4,
         "fresh benign texts flagged"
     );
 }

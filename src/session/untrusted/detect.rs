@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::frame::{is_bidi_control, is_hidden, is_tag, marker};
-use super::rules::{HIDDEN_CHARACTERS, RULES, TERMINAL_ESCAPE};
+use super::rules::{HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, table};
 use crate::protocol::events::Flag;
 
 /// An excerpt is the hit with this many bytes around it, at most.
@@ -38,6 +38,7 @@ struct Compiled {
     patterns: Vec<(usize, Regex)>,
     /// Per rule, what must also match near a hit, and how near.
     near: Vec<Option<(Regex, usize)>>,
+    rules: Vec<&'static Rule>,
 }
 
 /// The rule table compiled once; `None` only if a pattern does not
@@ -64,7 +65,8 @@ const SET_SIZE: usize = 64;
 fn compile() -> Result<Compiled, regex::Error> {
     let mut sources = Vec::new();
     let mut patterns = Vec::new();
-    for (index, rule) in RULES.iter().enumerate() {
+    let rules: Vec<&'static Rule> = table().collect();
+    for (index, rule) in rules.iter().enumerate() {
         for pattern in rule.patterns {
             let source = ascii_boundaries(pattern);
             patterns.push((
@@ -85,7 +87,7 @@ fn compile() -> Result<Compiled, regex::Error> {
                 .map(|set| (chunk * SET_SIZE, set))
         })
         .collect::<Result<_, _>>()?;
-    let near = RULES
+    let near = rules
         .iter()
         .map(|rule| {
             rule.near
@@ -107,6 +109,7 @@ fn compile() -> Result<Compiled, regex::Error> {
         sets,
         patterns,
         near,
+        rules,
     })
 }
 
@@ -135,7 +138,7 @@ impl Compiled {
                 found.push((
                     *rule,
                     Flag {
-                        rule: RULES[*rule].id.to_owned(),
+                        rule: self.rules[*rule].id.to_owned(),
                         excerpt: excerpt(normal, hit.start(), hit.end()),
                     },
                 ));

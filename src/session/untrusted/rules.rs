@@ -15,7 +15,14 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 1;
+pub const RULES_VERSION: u32 = 2;
+
+mod grammar;
+
+/// Every rule: the phrases, then the grammar (version 2).
+pub fn table() -> impl Iterator<Item = &'static Rule> {
+    RULES.iter().chain(grammar::GRAMMAR)
+}
 
 pub struct Rule {
     pub id: &'static str,
@@ -202,7 +209,7 @@ pub const RULES: &[Rule] = &[
             r"\b(?:begin|start)\s(?:of\s)?(?:the\s)?(?:new\s)?(?:system|developer|admin)\s(?:message|prompt|instructions?)\b",
             r"\bsystem\soverride\b",
             r"\bsystem\sprompt\s(?:update|change|override|patch|v\d)",
-            r"<\/?(?:admin|administrator|operator|assistant_instructions|ai_instructions|llm_instructions|agent_instructions|instructions|hidden_instructions|secret)>",
+            r"(?:^|[^\w])<\/?(?:admin|administrator|operator|assistant_instructions|ai_instructions|llm_instructions|agent_instructions|instructions|hidden_instructions|secret)>",
             r"\[(?:assistant|ai|llm|agent|model|admin|system|developer|operator)[_\s-](?:instructions?|prompt|directives?|message|note|override|rules)\]",
             r"\b(?:begin|start|end)\s(?:of\s)?(?:trusted|verified|official|priority|real|true|hidden|secret)\s(?:instructions|message|prompt|directives|override|commands)\b",
             r"\{\{\s?(?:system|sys|developer|admin)\s?\}\}",
