@@ -7,6 +7,7 @@ pub mod context;
 pub mod control;
 mod conversation;
 pub mod egress;
+pub mod gating;
 pub mod hitl;
 mod login_env;
 pub mod loops;
