@@ -3,8 +3,10 @@
 //! must cost a small fraction of the second (a checkpoint costs what
 //! changed, not the size of the work dir). One changed file is measured
 //! as the session sees it: written by `write_file` or `edit_file` (the
-//! checkpoint is told where), and changed by a command (it scans); and an
-//! iteration that ran nothing that writes.
+//! checkpoint is told where), and changed by a command (it lists the
+//! folders where the kernel saw a change; and, for comparison, without
+//! the watcher: it scans everything); and an iteration that ran nothing
+//! that writes, and one that ran a command that changed nothing.
 //!
 //! `cargo bench --bench checkpoint` (env: BENCH_FILES, BENCH_FILE_KB).
 
@@ -127,7 +129,8 @@ fn main() {
     let (one_save, one_durable, changed) = save(&mut checkpointer, &work, 2);
     assert_eq!(changed, 1);
 
-    // One file changed by a command.
+    // One file changed by a command: the checkpoint lists the folders
+    // where the kernel saw a change.
     change(
         &mut checkpointer,
         &work,
@@ -136,27 +139,42 @@ fn main() {
     );
     let (command_save, _, changed) = save(&mut checkpointer, &work, 3);
     assert_eq!(changed, 1);
+    // A command that changed nothing the checkpoint keeps.
+    checkpointer.touched(Touched::Anything);
+    let (command_nothing, _, changed) = save(&mut checkpointer, &work, 4);
+    assert_eq!(changed, 0);
+    // The same without the watcher, as before it: a scan of every file.
+    checkpointer.snapshotter().set_watching(false);
+    change(
+        &mut checkpointer,
+        &work,
+        "d002/f00002.txt",
+        Touched::Anything,
+    );
+    let (command_full, _, changed) = save(&mut checkpointer, &work, 5);
+    assert_eq!(changed, 1);
+    checkpointer.snapshotter().set_watching(true);
 
-    let (one_back, restored) = rollback(&mut checkpointer, &dir, 2);
+    let (one_back, restored) = rollback(&mut checkpointer, &dir, 4);
     assert_eq!(restored, 1);
     backdate(&work);
     // The first checkpoint after a rollback scans: the rolled-back file
-    // is known again.
-    let _ = save(&mut checkpointer, &work, 4);
+    // is known again, and every folder watched again.
+    let _ = save(&mut checkpointer, &work, 6);
 
     // Every file changed.
     write_files(&work, files, file_kb * 1024, 1);
     checkpointer.touched(Touched::Anything);
-    let (all_save, all_durable, changed) = save(&mut checkpointer, &work, 5);
+    let (all_save, all_durable, changed) = save(&mut checkpointer, &work, 7);
     assert_eq!(changed as usize, files);
-    let (all_back, restored) = rollback(&mut checkpointer, &dir, 4);
+    let (all_back, restored) = rollback(&mut checkpointer, &dir, 6);
     assert_eq!(restored, files);
 
     // A new process (a restore, an offline rollback) first indexes the
     // store: one pass over the pack's record headers.
     let mut fresh = Checkpointer::new(dir.clone(), &work, 16 * 1024 * 1024);
     let manifest = agent::state::checkpoint::load_manifest::<Progress>(
-        &agent::state::checkpoint::manifest_path(&dir, 5),
+        &agent::state::checkpoint::manifest_path(&dir, 7),
     )
     .expect("manifest");
     let started = Instant::now();
@@ -180,6 +198,14 @@ fn main() {
     println!(
         "checkpoint, one file changed by a command:   {:>9.1} ms",
         ms(command_save)
+    );
+    println!(
+        "  ...without the watcher (a full scan):      {:>9.1} ms",
+        ms(command_full)
+    );
+    println!(
+        "checkpoint, a command that changed nothing:  {:>9.1} ms",
+        ms(command_nothing)
     );
     println!(
         "checkpoint, every file changed:              {:>9.1} ms",
@@ -206,11 +232,16 @@ fn main() {
         ms(first_read)
     );
     println!(
-        "ratio one/all: checkpoint {:.3} (written) {:.3} (command), on the disk {:.3}, rollback {:.3}",
+        "ratio one/all: checkpoint {:.3} (written) {:.3} (command) {:.3} (command, full scan), on the disk {:.3}, rollback {:.3}",
         ms(one_save) / ms(all_save),
         ms(command_save) / ms(all_save),
+        ms(command_full) / ms(all_save),
         ms(one_durable) / ms(all_durable),
         ms(one_back) / ms(all_back)
+    );
+    println!(
+        "ratio command watched/full scan: {:.3}",
+        ms(command_save) / ms(command_full)
     );
 }
 

@@ -17,10 +17,13 @@ impl Session {
     pub(super) fn save_checkpoint(&mut self) {
         self.save_checkpoint_now();
         // A process the session started may write after this checkpoint
-        // looked, even if it ends before the next: that one looks
-        // everywhere. (One alive now was started by a command, which
-        // made this checkpoint look everywhere, or was alive at the end of
-        // the previous one.)
+        // looked, even if it ends before the next: that one looks where
+        // anything changed. (One alive now was started by a command, which
+        // made this checkpoint look so, or was alive at the end of the
+        // previous one.) Still needed with the watcher, which sees those
+        // writes: a checkpoint told that nothing wrote takes the previous
+        // tree without asking it; told anything, it asks, which costs what
+        // changed (a full scan only where the watcher cannot vouch).
         if procs::any_descendant_alive() {
             self.checkpointer.touched(Touched::Anything);
         }

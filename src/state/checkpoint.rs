@@ -12,8 +12,10 @@
 //! Nor is the work dir scanned when nothing can have changed it: the
 //! session tells the checkpointer what its tools may have touched
 //! ([`Touched`]), and an iteration that only read leaves the tree as it
-//! was. A change made by something outside the session (a person, another
-//! program) is seen by the next checkpoint that scans.
+//! was. After a command, the checkpoint lists the folders where the kernel
+//! saw a change (see [`super::snapshot`]'s watcher). A change made by
+//! something outside the session (a person, another program) is seen by
+//! the next checkpoint that looks there.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -96,7 +98,9 @@ pub enum Touched {
     /// These files (paths relative to the work dir) and the folders on
     /// the way to them, made if they were missing; nothing else.
     Files(BTreeSet<String>),
-    /// Anything: a command ran, or a process of the session is alive.
+    /// Anything: a command ran, or a process of the session is alive. The
+    /// checkpoint lists the folders where the kernel saw a change, or scans
+    /// everything where it cannot tell.
     Anything,
 }
 
@@ -199,12 +203,15 @@ impl Checkpointer {
             self.restored = None;
             return Ok((hash, changed as u64));
         }
-        let focus = match &touched {
+        let outcome = match &touched {
             Touched::Nothing => return Ok((previous.clone(), 0)),
-            Touched::Files(files) => Focus::on_the_way_to(files.iter().map(String::as_str)),
-            Touched::Anything => None,
+            Touched::Files(files) => {
+                let focus = Focus::on_the_way_to(files.iter().map(String::as_str));
+                self.snapshot.scan_tree(focus.as_ref())?
+            }
+            // Where the kernel saw a change, or everywhere.
+            Touched::Anything => self.snapshot.scan_changed()?,
         };
-        let outcome = self.snapshot.scan_tree(focus.as_ref())?;
         Ok((outcome.hash, outcome.changed))
     }
 
@@ -618,7 +625,7 @@ mod tests {
         let focused = load_manifest(&fixture.save(&[], 0, 2)).unwrap();
         assert_eq!(focused.files_changed, 1);
 
-        // A command: everything.
+        // A command: where anything changed (src/a, behind its back).
         fixture.checkpointer.touched(Touched::Anything);
         let scanned = load_manifest(&fixture.save(&[], 0, 3)).unwrap();
         assert_eq!(scanned.files_changed, 1);

@@ -8,7 +8,8 @@
 //! checkpoint must not copy a database dump on every iteration). A file whose size, mtime,
 //! inode and mode are unchanged since the last scan is not read again, so
 //! a scan costs a `stat` per file and folder plus the bytes that changed
-//! (see [`scan`]; a focused scan, only the folders it is told). A
+//! (see [`scan`]; a focused scan, only the folders it is told, which after
+//! a command are those where the kernel saw a change: [`watch`]). A
 //! folder's mtime is not kept: it changes whenever a file in it comes or
 //! goes, which the files already say.
 //!
@@ -17,6 +18,7 @@
 
 mod scan;
 pub mod tree;
+mod watch;
 
 pub use scan::{Focus, Outcome};
 
@@ -93,6 +95,7 @@ pub struct Snapshotter {
     /// (and after one that failed halfway).
     last: Option<scan::Folder>,
     pack: Pack,
+    watch: watch::Watcher,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -134,7 +137,15 @@ impl Snapshotter {
             max_file_bytes,
             last: None,
             pack: Pack::new(&objects.join("pack")),
+            watch: watch::Watcher::new(),
         }
+    }
+
+    /// Whether the folders are watched for changes (on unless turned off):
+    /// off, a scan after a command (see [`Self::scan_changed`]) scans
+    /// everything, as it did before the watcher.
+    pub fn set_watching(&mut self, on: bool) {
+        self.watch.set_on(on);
     }
 
     /// The work dir as a tree, its new content stored.

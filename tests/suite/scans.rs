@@ -1,6 +1,7 @@
 //! Checkpoints that look only where something can have changed: an
 //! iteration whose tools only read takes the previous tree as it is, and
-//! one that a process of the session may have written in looks again.
+//! one that a process of the session may have written in looks again,
+//! where the kernel saw a change.
 
 use std::time::{Duration, Instant};
 
@@ -46,8 +47,9 @@ const ANSWER: &str =
 fn an_iteration_that_only_reads_takes_the_previous_tree_without_a_scan() {
     let env = TestEnv::offline();
     // The login shell's capture runs from the start of the session: while
-    // it lives, a checkpoint looks at everything (a process of the session
-    // could write), which this test is not about.
+    // it lives, every checkpoint looks where anything changed, the
+    // person's edit included (a process of the session could write),
+    // which this test is not about.
     env.add_config("[exec]\nlogin_shell = false\n");
     std::fs::create_dir(env.work.join("docs")).unwrap();
     std::fs::write(env.work.join("docs/notes.txt"), "original\n").unwrap();
@@ -114,6 +116,58 @@ fn a_process_the_session_left_running_makes_the_next_checkpoint_look() {
     let run = agent.finish();
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(saved(&run), [(0, 0), (1, 0), (2, 1), (3, 0)]);
+}
+
+/// After a command that changed one file of 2,000 in 40 folders, the
+/// checkpoint lists only the folder the kernel saw a change in (and the
+/// work dir on the way), not every file. Shown by a change the kernel
+/// does not report: a file written through a hard link made outside the
+/// work dir, in another folder, which a scan of every file would count
+/// (the documented limit of the watcher). A rollback to before the
+/// command scans everything and puts both back.
+#[test]
+fn after_a_command_the_checkpoint_looks_only_where_the_kernel_saw_a_change() {
+    let env = TestEnv::offline();
+    env.add_config("[exec]\nlogin_shell = false\n");
+    let file = |index: usize| format!("d{:02}/f{index:04}.txt", index % 40);
+    for index in 0..2000 {
+        let path = env.work.join(file(index));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, format!("original {index}\n")).unwrap();
+    }
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "ask_user", "id": "q1", "args": {"question": "Go on?"}}]},
+        {"tool_calls": [{"name": "exec", "args": {"command": format!("echo changed >> {}", file(7))}}]},
+        {"tool_calls": [{"name": "ask_user", "id": "q2", "args": {"question": "Roll back?"}}]},
+        {"text": "done"}
+    ]}));
+    let mut agent = env.spawn_script(&script, "change one", &[]);
+    agent.wait_for_type("hitl-request");
+    let outside = env.root.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    std::fs::hard_link(env.work.join(file(31)), outside.join("link")).unwrap();
+    let mut link = std::fs::OpenOptions::new()
+        .append(true)
+        .open(outside.join("link"))
+        .unwrap();
+    std::io::Write::write_all(&mut link, b"behind its back\n").unwrap();
+    drop(link);
+    agent.send(ANSWER);
+    agent.wait_for("the second question", |event| {
+        event["type"] == "hitl-request" && event["id"] == "q2"
+    });
+    agent.send(r#"{"type":"rollback","iteration":1}"#);
+    let run = agent.finish();
+    assert_eq!(run.code, Some(4), "{}", run.stderr);
+    assert_eq!(run.exit_reason(), "rolled-back");
+    // The command's change, and not the one in d31/.
+    assert_eq!(saved(&run), [(0, 0), (1, 0), (2, 1)]);
+    for index in [7, 31] {
+        assert_eq!(
+            std::fs::read_to_string(env.work.join(file(index))).unwrap(),
+            format!("original {index}\n")
+        );
+    }
 }
 
 fn wait_for<T>(found: impl Fn() -> Option<T>) -> T {

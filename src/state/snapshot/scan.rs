@@ -8,10 +8,11 @@
 //! last scan falls out of the same comparison.
 //!
 //! A scan may also be told where to look ([`Focus`]): the folders on the
-//! way to the files a tool wrote. Those are listed again, and every other
+//! way to the files a tool wrote, or to where the kernel saw something
+//! change ([`super::watch`]). Those are listed again, and every other
 //! folder is taken as the last scan saw it, without a `stat`. That is
 //! only right when nothing else can have changed the work dir, which the
-//! session knows and this module does not.
+//! session and the watcher know and this module does not.
 
 use std::collections::HashSet;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -19,16 +20,17 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use super::tree::{self, Node};
+use super::watch::{Look, Sink};
 use super::{Entry, ScanStats, Snapshotter, Stored, Tree};
 use crate::state::StateError;
 
 /// A file modified this close to the scan may change again within the same
 /// mtime tick; it is always re-read ("racy" files, as git calls them).
-const RACY_WINDOW: Duration = Duration::from_secs(2);
+pub(super) const RACY_WINDOW: Duration = Duration::from_secs(2);
 
 /// Names whose change can change what the scan keeps elsewhere: the
 /// ignore files, and the repository (`.git/info/exclude`).
-const RULE_NAMES: [&str; 3] = [".gitignore", ".ignore", ".git"];
+pub(super) const RULE_NAMES: [&str; 3] = [".gitignore", ".ignore", ".git"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Stamp {
@@ -145,19 +147,38 @@ impl Focus {
     /// ignore file decides what is kept in other folders, and so does
     /// the repository's `info/exclude`.
     pub fn on_the_way_to<'a>(files: impl IntoIterator<Item = &'a str>) -> Option<Focus> {
-        let mut folders = HashSet::from([String::new()]);
+        let mut focus = Focus::default();
+        focus.folders.insert(String::new());
         for file in files {
             if file.is_empty() || file.split('/').any(|name| RULE_NAMES.contains(&name)) {
                 return None;
             }
-            let mut end = 0;
-            while let Some(slash) = file[end..].find('/') {
-                end += slash;
-                folders.insert(file[..end].to_owned());
-                end += 1;
+            if let Some((folder, _)) = file.rsplit_once('/') {
+                focus.add_with_parents(folder);
             }
         }
-        Some(Focus { folders })
+        Some(focus)
+    }
+
+    /// `folders` and the folders on the way to them.
+    pub(super) fn on_changes<'a>(folders: impl IntoIterator<Item = &'a String>) -> Focus {
+        let mut focus = Focus::default();
+        focus.folders.insert(String::new());
+        for folder in folders {
+            focus.add_with_parents(folder);
+        }
+        focus
+    }
+
+    /// `folder` and every folder on the way to it.
+    fn add_with_parents(&mut self, folder: &str) {
+        if folder.is_empty() {
+            return;
+        }
+        for (at, _) in folder.match_indices('/') {
+            self.folders.insert(folder[..at].to_owned());
+        }
+        self.folders.insert(folder.to_owned());
     }
 }
 
@@ -193,11 +214,12 @@ impl Snapshotter {
     pub fn scan_tree(&mut self, focus: Option<&Focus>) -> Result<Outcome, StateError> {
         let focus = focus.filter(|_| self.last.is_some());
         let started = SystemTime::now();
+        let sink = self.watch.begin(&self.work_dir, focus.is_none());
         // Taken apart as the walk goes; lost if it fails halfway, and the
         // next scan reads every file again.
         let last = self.last.take();
         let passed: Passed = Arc::default();
-        let walker = self.walker(focus, last.as_ref(), &passed);
+        let walker = self.walker(focus, last.as_ref(), &passed, sink.clone());
         let mut walk = Walk {
             frames: vec![Frame {
                 depth: 0,
@@ -209,6 +231,7 @@ impl Snapshotter {
             changed: 0,
             stats: ScanStats::default(),
             started,
+            links: Links::default(),
         };
         for entry in walker {
             walk.take_passed(self, &passed)?;
@@ -226,6 +249,7 @@ impl Snapshotter {
         let (root, _, _) = walk.finish(self, root)?;
         let hash = root.hash.clone();
         self.last = Some(root);
+        self.watch.end(sink, focus.is_none(), started, walk.links);
         Ok(Outcome {
             hash,
             changed: walk.changed,
@@ -233,17 +257,59 @@ impl Snapshotter {
         })
     }
 
+    /// Scans what may have changed since the last scan, when anything may
+    /// have: the folders where the watcher saw a change, or everything
+    /// when it cannot vouch for having seen them all (see
+    /// [`super::watch`]). Nothing changed: the last tree, without a scan.
+    pub fn scan_changed(&mut self) -> Result<Outcome, StateError> {
+        let Some(last) = &self.last else {
+            return self.scan_tree(None);
+        };
+        let focus = match self.watch.look() {
+            Look::Everywhere => return self.scan_tree(None),
+            Look::Nowhere => {
+                return Ok(Outcome {
+                    hash: last.hash.clone(),
+                    changed: 0,
+                    stats: ScanStats::default(),
+                });
+            }
+            Look::At(focus) => focus,
+        };
+        let focused = self.scan_tree(Some(&focus))?;
+        if self.watch.vouches() {
+            return Ok(focused);
+        }
+        // The focused scan found what the watcher cannot vouch for: a
+        // file with a new link may have been written through it where
+        // nothing is watched (see `super::watch`). Everything, now.
+        let full = self.scan_tree(None)?;
+        Ok(Outcome {
+            hash: full.hash,
+            changed: focused.changed + full.changed,
+            stats: ScanStats {
+                files: full.stats.files,
+                hashed: focused.stats.hashed + full.stats.hashed,
+                stored_bytes: focused.stats.stored_bytes + full.stats.stored_bytes,
+                skipped_large: full.stats.skipped_large,
+            },
+        })
+    }
+
     /// The walk: what git would keep, without `.git`, and with a focus,
     /// only into the folders it names and those the last scan did not
-    /// see (the others are put in `passed`).
+    /// see (the others are put in `passed`). Every folder entered is
+    /// watched before it is listed, and a repository met is told to the
+    /// watcher (`sink`).
     fn walker(
         &self,
         focus: Option<&Focus>,
         last: Option<&Folder>,
         passed: &Passed,
+        sink: Option<Sink>,
     ) -> ignore::Walk {
         // The folders a focused walk passes by: those the last scan saw
-        // in the folders it enters.
+        // in the folders it lists.
         let mut known = HashSet::new();
         if let (Some(focus), Some(last)) = (focus, last) {
             for path in &focus.folders {
@@ -257,7 +323,10 @@ impl Snapshotter {
                 }
             }
         }
-        let focused = focus.map(|focus| (focus.folders.clone(), known));
+        if let Some(sink) = &sink {
+            sink.expect(&known);
+        }
+        let focused = focus.map(|focus| (focus.clone(), known));
         let root = self.work_dir.clone();
         let passed = Arc::clone(passed);
         ignore::WalkBuilder::new(&self.work_dir)
@@ -271,19 +340,36 @@ impl Snapshotter {
                     return false;
                 };
                 if name == ".git" {
+                    if let Some(sink) = &sink {
+                        sink.repository(entry.path(), entry.file_type());
+                    }
                     return false;
                 }
-                let Some((focus, known)) = &focused else {
-                    return true;
-                };
-                if !entry.file_type().is_some_and(|kind| kind.is_dir()) {
+                let kind = entry.file_type();
+                if !kind.is_some_and(|kind| kind.is_dir()) {
+                    if let Some(sink) = &sink
+                        && RULE_NAMES.contains(&name)
+                        && kind.is_some_and(|kind| kind.is_symlink())
+                    {
+                        sink.linked_rules(entry.path());
+                    }
                     return true;
                 }
                 let Some(relative) = super::relative(&root, entry.path()) else {
                     return false;
                 };
-                if focus.contains(&relative) || !known.contains(&relative) {
+                if focused.as_ref().is_none_or(|(focus, known)| {
+                    focus.folders.contains(&relative) || !known.contains(&relative)
+                }) {
+                    // Called before the walk reads the folder's ignore
+                    // files and lists it: see `super::watch`.
+                    if let Some(sink) = &sink {
+                        sink.enter(entry.path(), relative);
+                    }
                     return true;
+                }
+                if let Some(sink) = &sink {
+                    sink.pass(relative);
                 }
                 if let Ok(mut passed) = passed.lock() {
                     passed.push((entry.depth(), name.to_owned()));
@@ -310,7 +396,7 @@ fn take_last_dir(parent: &mut Frame, name: &str) -> Option<(u32, Folder)> {
     }
 }
 
-fn join(folder: &str, name: &str) -> String {
+pub(super) fn join(folder: &str, name: &str) -> String {
     if folder.is_empty() {
         name.to_owned()
     } else {
@@ -340,6 +426,17 @@ struct Walk {
     changed: u64,
     stats: ScanStats,
     started: SystemTime,
+    links: Links,
+}
+
+/// Files with more than one link, which the watcher must know about: a
+/// write through one link raises an event in that link's folder only.
+#[derive(Debug, Default)]
+pub(super) struct Links {
+    /// The folders listed that hold one.
+    pub(super) folders: HashSet<String>,
+    /// Whether one is new to its name since the last scan.
+    pub(super) new: bool,
 }
 
 impl Walk {
@@ -404,6 +501,12 @@ impl Walk {
             .ok()
             .and_then(|modified| self.started.duration_since(modified).ok())
             .is_none_or(|age| age < RACY_WINDOW);
+        if meta.nlink() > 1 {
+            self.linked(&name, stamp.inode);
+        }
+        let Some(parent) = self.frames.last_mut() else {
+            return Ok(());
+        };
         let known = match parent.last.as_mut().and_then(|last| last.find(&name)) {
             Some(Scanned {
                 kind: Kind::File { hash, stamp: known },
@@ -432,6 +535,24 @@ impl Walk {
             kind: Kind::File { hash, stamp },
         });
         Ok(())
+    }
+
+    /// Notes the file `name` of the folder being listed, which has more
+    /// than one link: whether the last scan saw it there (the same file),
+    /// and its folder.
+    fn linked(&mut self, name: &str, inode: u64) {
+        let Some(parent) = self.frames.last_mut() else {
+            return;
+        };
+        let last = parent.last.as_mut().and_then(|last| last.find(name));
+        self.links.new |= !matches!(last, Some(Scanned {
+            kind: Kind::File { stamp, .. },
+            ..
+        }) if stamp.inode == inode);
+        let folder = self.frames.iter().skip(1).map(|frame| frame.name.as_str());
+        self.links
+            .folders
+            .insert(folder.collect::<Vec<_>>().join("/"));
     }
 
     /// Adds the folders a focused walk passed by, as the last scan saw
