@@ -45,7 +45,7 @@ macro_rules! ai_plural {
 
 macro_rules! modal {
     () => {
-        r"(?:must|shall|should|has\sto|have\sto|needs?\sto|is\s(?:required|expected|instructed|asked|supposed)\sto|are\s(?:required|expected|instructed|asked|supposed)\sto|is\sto|are\sto|will\s(?:now|always|need\sto)|ought\sto|can\snow|may\snow)"
+        r"(?:must|shall|should|has\sto|have\sto|needs?\sto|(?:is|are)\s(?:required|expected|instructed|asked|supposed|authori[sz]ed|permitted|allowed|cleared)\sto|is\sto|are\sto|will\s(?:now|always|need\sto)|ought\sto|can\snow|may\snow)"
     };
 }
 
@@ -99,7 +99,7 @@ pub const GRAMMAR: &[Rule] = &[
             concat!(
                 r"\b",
                 ai_strong!(),
-                r"\b(?:\s(?:that|which|who|reading|processing|indexing|summari[sz]ing|parsing|crawling|visiting|scraping|browsing|analy[sz]ing|reviewing|working|tools?|agents?|systems?|models?|assistants?)\b[^.!?\n]{0,50}?)?\s",
+                r"\b(?:\s(?:that|which|who|with|in\s(?:this|the\s(?:repo\w*|project|org\w*|workspace))|having|operating|running|using|given|reading|processing|indexing|summari[sz]ing|parsing|crawling|visiting|scraping|browsing|analy[sz]ing|reviewing|working|tools?|agents?|systems?|models?|assistants?)\b[^.!?\n]{0,50}?)?\s",
                 modal!(),
                 r"\s(?:\w+\s){0,2}?",
                 act!()
@@ -141,7 +141,7 @@ pub const GRAMMAR: &[Rule] = &[
             ),
             r"\bif\s(?:this|the)\s(?:page|text|document|file|site|email|message|article|issue|post|readme|content)\s(?:is|was|gets)\s(?:being\s)?(?:read|processed|summari[sz]ed|parsed|indexed|crawled|analy[sz]ed|reviewed|scraped|ingested|fed)\s(?:by|into|to)\s",
             concat!(
-                r"(?:^|[.!?:;\n>\x22'(\[]\s?|<!--\s?|#\s?|//\s?)(?:ai|llm|gpt|chatgpt|claude|gemini|copilot|ai\s(?:assistant|agent|model)s?|assistant|agents?|bots?|models?|machine\s(?:readers?|reviewers?)|automated\s(?:readers?|reviewers?|agents?|systems?|tools?)|llm\sagents?)\s?[,:]\s(?:please\s|kindly\s|now\s|also\s)?(?:you\s|when\s|before\s|from\snow|",
+                r"(?:^|[.!?:;\n>\x22'(\[]\s?|<!--\s?|#\s?|//\s?)(?:ai|llm|gpt|chatgpt|claude|gemini|copilot|(?:ai|llm|automated|autonomous|coding|code|browsing|shopping|review|reviewer|scheduling|triage|support)\s(?:\w+\s)?(?:assistants?|agents?|bots?|models?|readers?|reviewers?|systems?|tools?|crawlers?)|assistant|agents?|bots?|models?|machine\s(?:readers?|reviewers?))\s?[,:]\s(?:please\s|kindly\s|now\s|also\s)?(?:you\s|your\s|when\s|before\s|if\s|this\s|from\snow|",
                 act!(),
                 r")"
             ),
@@ -153,11 +153,25 @@ pub const GRAMMAR: &[Rule] = &[
                 r"\b"
             ),
             r"\b(?:when|if|while|whenever)\s(?:you(?:'re|\sare)?\s)?(?:summari[sz](?:e|es|ing)|answering\squestions\sabout|asked\sabout)\s(?:this|the)\s(?:\w+\s)?(?:page|article|document|repo\w*|project|library|package|product|paper|text|post|site|website|file|tool|company|vendor)\b",
+            // The same, qualified by what it does here, and a colon.
+            concat!(
+                r"(?:^|[.!?;\n>(\[]\s?|#\s?|//\s?)",
+                ai_noun!(),
+                r"\s(?:and\s(?:\w+\s)?",
+                ai_noun!(),
+                r"\s)?\w+ing\b[^.!?\n:]{0,60}:"
+            ),
+            concat!(
+                r"\bthe\s(?:assistant|model|agent|bot)\s\w+ing\s(?:this|these)\b[^.!?\n]{0,30}?\s",
+                modal!()
+            ),
+            r"\b(?:next|first|final)\s(?:step|task|action|instruction)\sfor\s(?:the|any|every|each)\s(?:\w+\s)?(?:model|assistant|agent|ai|llm|bot)\b",
+            r"(?:^|[\n>\x22])\s?(?:user|human|usuario|utilisateur|benutzer|usuário|utente|用户)\s?:\s[^\n]{0,200}?\b(?:delete|remove|commit|push|run|execute|send|upload|install|approve|merge|disable|drop|borra|elimina|supprime|lösche|ejecuta|exécute)\w*\b[^\n]{0,200}\n\s?(?:assistant|ai|asistente|assistent|assistente|助手)\s?:",
             // Other languages: spoken to, singled out, told what to do.
             r"(?:^|[.!?:;\n(]\s?)(?:à|a|pour|an|für|para|per)\s(?:tout|tous|toute|toutes|les|alle|jede[nrs]?|die|todos|todas|los|las|cualquier|ogni|tutti|i|os|as)?\s?(?:les\s|los\s|las\s)?(?:(?:agents?|assistants?|modèles?|ia|ki|ki-\w+|agentes?|asistentes?|modelos?|agenti|assistenti|modelli|sprachmodelle?|bots?|robots?)(?:\s(?:automatiques?|de\s(?:l')?ia|d'ia|ia|conversationnels?|di\sia|de\sia|autônomos?))?)\s?[:,]",
             r"(?:^|[.!?\n]\s?)(?:ia|ki|ai|模型|助手|ai助手|人工智能|アシスタント|ии|модель)\s?[,，:：]",
             r"(?:亲爱的|尊敬的|致|给|对于|所有的?)(?:ai|模型|助手|人工智能|智能体|语言模型|大模型|机器人)",
-            r"(?:\bai\b|模型|助手|人工智能|智能体|大模型|机器人|代理)(?:们)?[^。！？\n]{0,12}(?:必须|应该|应当|务必|需要|请|一律|只能|不得)",
+            r"(?:\bai\b|模型|助手|人工智能|智能体|大模型|机器人|代理)(?:们)?[^。！？\n]{0,12}(?:必须|须|应该|应当|务必|需要|请|一律|只能|不得)",
             r"(?:(?:\b(?:ia|ki|ai|llm|ki-\w+|sprachmodelle?)\b|нейросеть|ии|языковая\sмодель|modèles?\sde\slangage|modelos?\sde\s(?:lenguaje|linguagem)|assistente?s?\s(?:de\s|d')?ia|agente?s?\s(?:de\s|d')?ia|assistenti\s(?:di\s)?ia|modelli\slinguistici)[^.!?\n]{0,40}?(?:\b(?:doit|doivent|devez|dois|muss|müssen|musst|soll|sollen|sollte|debe|deben|debes|deve|devem|devono)\b|должен|должна|должны))",
             r"(?:\bai\b|aiアシスタント|アシスタント|エージェント|言語モデル)(?:は|へ|に|の皆さん)[^。\n]{0,80}(?:してください|すること|しなさい|必ず|せよ|ください)",
             r"\bsi\s(?:eres|es\susted|tu\ses|vous\sêtes|du\sbist|sei)\s(?:una?\s|un\s)?(?:ia|ki|ai|modelo|modèle|sprachmodell|assistente|asistente|agente|agent|chatbot|bot)\b",
@@ -242,6 +256,10 @@ pub const GRAMMAR: &[Rule] = &[
             r"\btreat\s(?:the\s|this\s|all\s|everything\s|any\s)?(?:\w+\s){0,3}?as\s(?:if\s(?:it\s(?:came|comes)|coming)\s|coming\s|having\scome\s)?from\s(?:your|the)\s(?:developer|user|system|operator|admin|administrator|owner|creator)",
             r"\b(?:the\s)?(?:real|actual|true|hidden)\s(?:user|question|request|task|instructions?|goal|assignment|intent)\s(?:\([^)]{0,40}\)\s)?(?:is|are|wants?|asks?)\b",
             r"\b(?:hidden|concealed|kept)\sfrom\syou\b",
+            r"\byour\s(?:real|true|actual|new|updated)\s(?:task|instructions?|directive|objective|mission|orders|job|goal)(?:\s\w+){0,4}?\s(?:is|are|now)\b",
+            r"\byour\s(?:context|instructions|configuration|system\sprompt|rules)\s(?:has|have)\sbeen\s(?:updated|changed|replaced|extended|amended)",
+            r"\[\s?(?:new|next|real|updated|actual|hidden)\s(?:task|instructions?|prompt|objective|directive|orders?)\s?\]",
+            r"(?:^|\n|\x22)\s?#{0,4}\s?\[?(?:system|developer)\s(?:message|prompt|instructions?|notice|override)\]?\s?\((?:priority|urgent|important|critical|override|high)[^)\n]{0,20}\)",
             r"\bupdate\syour\s(?:behaviou?r|instructions|rules|policy|programming|guidelines|settings)\b",
             r"\b(?:from\s(?:now|here)\son|from\sthis\spoint(?:\son|\sforward)?|henceforth|going\sforward|for\sthe\srest\sof\s(?:this|the)\s(?:conversation|session|chat)),?\s(?:you|your|you're|reply|respond|answer|only|always|never|act|speak)\b",
             r"\bas\s(?:the\suser|your\suser|the\shuman|you\swere)\s(?:\w+\s){0,2}?(?:mentioned|said|requested|asked|told\syou|told|instructed|stated|specified)\s(?:\w+\s){0,2}?(?:earlier|before|previously|at\sthe\sstart)",
@@ -272,6 +290,8 @@ pub const GRAMMAR: &[Rule] = &[
             r"\bskip\s(?:all\s|any\s|the\s)?(?:safety|security|permission|approval|confirmation)\s(?:checks?|prompts?|steps?|reviews?)\b",
             r"\b(?:approve|merge|accept)\s(?:this|the|every|all|any)\s(?:\w+\s)?(?:pr|prs|pull\srequests?|requests?|changes?|commits?|submissions?|applications?)\s(?:without|with\sno)\s(?:review|reviewing|comments?|checks?|checking|looking|question)",
             r"(?:用户|使用者|管理员|开发者)(?:已|已经)(?:授权|批准|同意|确认)",
+            r"(?:\bel\susuario|\bl'utilisateur|\bder\s(?:benutzer|nutzer)|\bo\susuário|\bl'utente)\s(?:ya\s|a\sdéjà\s|hat\s(?:bereits|schon)\s|já\s|ha\sgià\s)?(?:autoriz|approuv|autoris|genehmigt|erlaubt|aprob|consent|dato\sil\sconsenso|zugestimmt|accord)",
+            r"пользователь\s(?:уже\s)?(?:разрешил|одобрил|дал\s(?:на\sэто\s)?согласие|согласился)",
             r"(?:授权|允许)(?:了)?(?:所有|任何)?(?:的)?(?:自动化)?(?:代理|智能体|助手|ai|机器人|模型)",
             r"\b(?:i'm|i\sam|this\sis)\s(?:the|your)\s(?:\w+\s)?(?:developer|operator|admin\w*|owner|creator)\s(?:who|that)\s(?:configured|built|made|deployed|set\sup|created|trained|programmed)\syou\b",
             r"\bfrom\sthe\suser\s(?:who|that)\s(?:started|opened|runs|owns)\s(?:this|the)\s(?:session|chat|conversation|task)",
