@@ -52,6 +52,16 @@ impl CompactionConfig {
 /// Four bytes a token, the usual rule of thumb; the schemas of the tools
 /// count too, since they are sent with every call.
 pub fn estimate_tokens(messages: &[Message], tools: &[ToolSpec]) -> u64 {
+    let (bytes, images) = size(messages, tools);
+    tokens(bytes, images)
+}
+
+fn tokens(bytes: usize, images: u64) -> u64 {
+    (bytes as u64).div_ceil(4) + images * IMAGE_TOKENS
+}
+
+/// The bytes and the images [`estimate_tokens`] counts.
+fn size(messages: &[Message], tools: &[ToolSpec]) -> (usize, u64) {
     let mut bytes = 0usize;
     let mut images = 0u64;
     for message in messages {
@@ -79,7 +89,7 @@ pub fn estimate_tokens(messages: &[Message], tools: &[ToolSpec]) -> u64 {
     for tool in tools {
         bytes += tool.name.len() + tool.description.len() + tool.parameters.to_string().len();
     }
-    (bytes as u64).div_ceil(4) + images * IMAGE_TOKENS
+    (bytes, images)
 }
 
 /// Where the part to summarise starts and ends: after the system prompt and
@@ -137,15 +147,20 @@ pub fn drop_old_outputs(messages: &mut [Message], tools: &[ToolSpec], limit: u64
         .iter()
         .rposition(|message| matches!(message, Message::Assistant(_)))
         .unwrap_or(messages.len());
-    for index in 0..last_assistant {
-        if estimate_tokens(messages, tools) <= limit {
+    // Counted once and kept up to date: a long session has thousands of
+    // outputs, and counting the whole conversation again after each one
+    // dropped made this quadratic.
+    let (mut bytes, mut images) = size(messages, tools);
+    for message in &mut messages[..last_assistant] {
+        if tokens(bytes, images) <= limit {
             return;
         }
-        if let Message::Tool(result) = &mut messages[index]
+        if let Message::Tool(result) = message
             && result.content != DROPPED
         {
+            bytes = bytes - result.content.len() + DROPPED.len();
+            images -= u64::from(result.image.take().is_some());
             result.content = DROPPED.to_owned();
-            result.image = None;
         }
     }
 }
@@ -368,5 +383,21 @@ mod tests {
         assert_eq!(contents[0], DROPPED);
         assert_eq!(contents[1], DROPPED);
         assert_eq!(contents[2].len(), 400);
+    }
+
+    #[test]
+    fn dropping_stops_once_the_estimate_fits() {
+        let full = conversation();
+        let before = estimate_tokens(&full, &[]);
+        // One output dropped is enough for this limit, two are not needed.
+        let one_dropped = before - (400 - DROPPED.len() as u64).div_ceil(4);
+        let mut messages = full.clone();
+        drop_old_outputs(&mut messages, &[], one_dropped + 1);
+        let dropped = messages
+            .iter()
+            .filter(|m| matches!(m, Message::Tool(result) if result.content == DROPPED))
+            .count();
+        assert_eq!(dropped, 1);
+        assert!(estimate_tokens(&messages, &[]) <= one_dropped + 1);
     }
 }
