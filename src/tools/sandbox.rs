@@ -1,10 +1,11 @@
 //! Kernel confinement of the commands `exec` runs.
 //!
-//! A command does not start as `bash -c CMD` but as this same binary with
-//! [`TRAMPOLINE_ARG`]: that short-lived process leaves the agent's terminal
-//! session (`setsid`, so no command can open the proxy's PTY as `/dev/tty`
-//! and write into the event stream), applies a Landlock ruleset to itself,
-//! and then becomes the shell (`execve`). Landlock is inherited by every
+//! A command's process, before it becomes the shell, leaves the agent's
+//! terminal session (`setsid`, so no command can open the proxy's PTY as
+//! `/dev/tty` and write into the event stream) and applies a Landlock
+//! ruleset to itself: in the child between `fork` and `execve`, with a
+//! ruleset built once ([`fence`]), or, where that cannot be prepared, as
+//! this same binary started with [`TRAMPOLINE_ARG`] (the trampoline). Landlock is inherited by every
 //! process the shell starts and cannot be lifted by them, so what a command
 //! may write is decided by the kernel, not by parsing the command line:
 //!
@@ -31,6 +32,8 @@ use landlock::{
 };
 use rustix::fs::{FileType, Mode, OFlags};
 use serde::{Deserialize, Serialize};
+
+mod fence;
 
 /// `argv[1]` that turns the binary into the trampoline. Never shown to
 /// people: clap does not know it, and it only ever restricts.
@@ -72,6 +75,9 @@ pub struct Sandbox {
     /// This binary, run as the trampoline; `None` where it cannot be found
     /// (no `/proc`): commands then start directly, unconfined.
     trampoline: Option<PathBuf>,
+    /// Rulesets built once and applied in each command's child process,
+    /// with no trampoline in between (see [`fence`]).
+    fences: fence::Fences,
 }
 
 impl Sandbox {
@@ -80,6 +86,7 @@ impl Sandbox {
         Sandbox {
             landlock_abi: probe_abi(),
             trampoline,
+            fences: fence::Fences::default(),
         }
     }
 
@@ -88,6 +95,7 @@ impl Sandbox {
         Sandbox {
             landlock_abi: None,
             trampoline: None,
+            fences: fence::Fences::default(),
         }
     }
 
@@ -104,6 +112,9 @@ impl Sandbox {
         program: &str,
         args: &[&str],
     ) -> tokio::process::Command {
+        if let Some(command) = self.fenced(policy, program, args) {
+            return command;
+        }
         match &self.trampoline {
             Some(exe) => {
                 let policy = match (policy, self.landlock_abi) {
@@ -198,6 +209,15 @@ pub enum SandboxError {
 
 /// Restricts the calling thread (and so everything it will run).
 pub fn apply(policy: &Policy) -> Result<(), SandboxError> {
+    let status = build(policy)?.restrict_self()?;
+    match status.ruleset {
+        RulesetStatus::FullyEnforced | RulesetStatus::PartiallyEnforced => Ok(()),
+        RulesetStatus::NotEnforced => Err(SandboxError::NotEnforced),
+    }
+}
+
+/// The ruleset of `policy`, not yet applied to anything.
+fn build(policy: &Policy) -> Result<landlock::RulesetCreated, SandboxError> {
     let all = AccessFs::from_all(TARGET_ABI);
     let read = AccessFs::from_read(TARGET_ABI);
     let file = AccessFs::from_file(TARGET_ABI);
@@ -231,11 +251,7 @@ pub fn apply(policy: &Policy) -> Result<(), SandboxError> {
             }
         }
     }
-    let status = created.restrict_self()?;
-    match status.ruleset {
-        RulesetStatus::FullyEnforced | RulesetStatus::PartiallyEnforced => Ok(()),
-        RulesetStatus::NotEnforced => Err(SandboxError::NotEnforced),
-    }
+    Ok(created)
 }
 
 /// Every entry of every folder above a protected one, except the

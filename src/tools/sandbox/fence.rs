@@ -1,0 +1,232 @@
+//! The fence applied in the command's own process, with no trampoline.
+//!
+//! The trampoline costs an `execve` of this binary before the shell's, and
+//! builds its ruleset for every command: for the state folder's fence that
+//! is one rule per entry of every folder above it, a few milliseconds with
+//! a crowded `/tmp`. Here the ruleset is built once per policy, kept as
+//! its file descriptor, and applied between `fork` and the shell's `execve`
+//! with the two system calls that do it. It is built again when one of the
+//! folders whose entries it names changes (an entry made, removed or
+//! renamed changes the folder's times), so that a file made there later is
+//! granted as the trampoline would have granted it.
+//!
+//! Whatever goes wrong building it, [`Sandbox::command`] falls back to the
+//! trampoline; whatever goes wrong applying it, the spawn fails and the
+//! command does not run unconfined.
+
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use super::{Policy, Sandbox, build};
+
+/// The rulesets built so far, one per policy a session uses (two at most:
+/// plan mode's and the state folder's fence).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Fences(Arc<Mutex<Vec<Fence>>>);
+
+#[derive(Debug)]
+struct Fence {
+    policy: Policy,
+    /// The folders' stamps when the ruleset was built.
+    key: Vec<Stamp>,
+    ruleset: Arc<OwnedFd>,
+}
+
+/// Inode and change times of a folder; `None` if it is gone.
+type Stamp = Option<(u64, i64, i64, i64, i64)>;
+
+/// The folders whose entries the ruleset of `policy` names one by one or
+/// opens by path.
+fn named_folders(policy: &Policy) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = match policy {
+        Policy::ReadOnly { writable } => writable.clone(),
+        Policy::Protect { protected } => protected
+            .iter()
+            .flat_map(|path| path.ancestors().skip(1))
+            .map(PathBuf::from)
+            .collect(),
+    };
+    folders.sort();
+    folders.dedup();
+    folders
+}
+
+fn stamps(folders: &[PathBuf]) -> Vec<Stamp> {
+    folders
+        .iter()
+        .map(|folder| {
+            let meta = std::fs::symlink_metadata(folder).ok()?;
+            Some((
+                meta.ino(),
+                meta.mtime(),
+                meta.mtime_nsec(),
+                meta.ctime(),
+                meta.ctime_nsec(),
+            ))
+        })
+        .collect()
+}
+
+impl Fences {
+    /// The ruleset of `policy`: the one built before if none of its
+    /// folders changed since, else a new one. `None` if it cannot be built.
+    fn ruleset(&self, policy: &Policy) -> Option<Arc<OwnedFd>> {
+        // Taken before the build: a change during it makes the next
+        // command build again, never keep a ruleset that missed it.
+        let key = stamps(&named_folders(policy));
+        let mut fences = self.0.lock().ok()?;
+        if let Some(fence) = fences
+            .iter()
+            .find(|fence| fence.policy == *policy && fence.key == key)
+        {
+            return Some(Arc::clone(&fence.ruleset));
+        }
+        let ruleset: OwnedFd = Option::<OwnedFd>::from(build(policy).ok()?)?;
+        let ruleset = Arc::new(ruleset);
+        fences.retain(|fence| fence.policy != *policy);
+        fences.push(Fence {
+            policy: policy.clone(),
+            key,
+            ruleset: Arc::clone(&ruleset),
+        });
+        Some(ruleset)
+    }
+}
+
+impl Sandbox {
+    /// `program args...` confined by `policy` in its own process, or
+    /// `None` where that cannot be prepared (no Landlock, no policy, the
+    /// ruleset could not be built).
+    #[allow(unsafe_code)]
+    pub(super) fn fenced(
+        &self,
+        policy: Option<&Policy>,
+        program: &str,
+        args: &[&str],
+    ) -> Option<tokio::process::Command> {
+        self.landlock_abi?;
+        let ruleset = self.fences.ruleset(policy?)?;
+        let mut command = tokio::process::Command::new(program);
+        command.args(args);
+        let fd = ruleset.as_raw_fd();
+        // SAFETY: `confine` only makes system calls: no allocation, no
+        // lock, nothing another thread of the parent could have held at
+        // the fork. The closure keeps the ruleset open until the spawn.
+        unsafe {
+            command.pre_exec(move || {
+                let _open = &ruleset;
+                confine(fd)
+            });
+        }
+        Some(command)
+    }
+}
+
+/// In the child, between `fork` and `execve`: what the trampoline does,
+/// with the ruleset built in the parent.
+#[allow(unsafe_code)]
+fn confine(ruleset: RawFd) -> std::io::Result<()> {
+    // SAFETY: plain system calls with integer arguments.
+    unsafe {
+        // A new session: no controlling terminal, a process group of its
+        // own (see the trampoline).
+        libc::setsid();
+        // A command outlives nothing: if the agent dies, so does its shell.
+        libc::prctl(
+            libc::PR_SET_PDEATHSIG,
+            libc::SIGKILL as libc::c_ulong,
+            0 as libc::c_ulong,
+            0 as libc::c_ulong,
+            0 as libc::c_ulong,
+        );
+        if libc::prctl(
+            libc::PR_SET_NO_NEW_PRIVS,
+            1 as libc::c_ulong,
+            0 as libc::c_ulong,
+            0 as libc::c_ulong,
+            0 as libc::c_ulong,
+        ) != 0
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+        if libc::syscall(libc::SYS_landlock_restrict_self, ruleset, 0 as libc::c_uint) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(sandbox: &Sandbox, policy: &Policy, line: &str) -> bool {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let mut command = sandbox
+                .fenced(Some(policy), "sh", &["-c", line])
+                .expect("the fence is built where Landlock is");
+            command.status().await.unwrap().success()
+        })
+    }
+
+    /// A file made above the state folder after a command ran is granted
+    /// to the next command, as the trampoline, which looks every time,
+    /// granted it; the state folder stays fenced; nothing changed, the
+    /// ruleset is not built again.
+    #[test]
+    fn the_fence_follows_the_folders_it_names() {
+        let sandbox = Sandbox::probe();
+        assert!(
+            sandbox.landlock_abi.is_some(),
+            "this kernel has no Landlock: the fence cannot be shown here"
+        );
+        let root = tempfile::tempdir().unwrap();
+        let base = root.path().canonicalize().unwrap();
+        std::fs::create_dir_all(base.join("home/state")).unwrap();
+        std::fs::write(base.join("home/old"), "").unwrap();
+        let policy = Policy::Protect {
+            protected: vec![base.join("home/state")],
+        };
+        let state = base.join("home/state/x");
+        let old = base.join("home/old");
+        let new = base.join("home/new");
+        assert!(!run(
+            &sandbox,
+            &policy,
+            &format!("echo x > {}", state.display())
+        ));
+        assert!(run(
+            &sandbox,
+            &policy,
+            &format!("echo x > {}", old.display())
+        ));
+        let first = sandbox.fences.ruleset(&policy).unwrap();
+        assert!(Arc::ptr_eq(
+            &first,
+            &sandbox.fences.ruleset(&policy).unwrap()
+        ));
+
+        std::fs::write(&new, "").unwrap();
+        assert!(run(
+            &sandbox,
+            &policy,
+            &format!("echo x > {}", new.display())
+        ));
+        assert!(!Arc::ptr_eq(
+            &first,
+            &sandbox.fences.ruleset(&policy).unwrap()
+        ));
+        assert!(!run(
+            &sandbox,
+            &policy,
+            &format!("echo x > {}", state.display())
+        ));
+        assert!(!state.exists());
+    }
+}
