@@ -24,6 +24,7 @@ mod scans;
 mod schema;
 mod search;
 mod secrets;
+mod skills;
 mod snap;
 mod state;
 mod streaming;
