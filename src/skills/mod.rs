@@ -8,7 +8,9 @@
 
 pub mod discover;
 pub mod format;
+pub mod install;
 pub mod listing;
+pub mod unpack;
 
 use std::path::PathBuf;
 

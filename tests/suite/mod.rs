@@ -25,6 +25,7 @@ mod schema;
 mod search;
 mod secrets;
 mod skills;
+mod skills_install;
 mod snap;
 mod state;
 mod streaming;
