@@ -31,6 +31,7 @@ pub struct Config {
     pub loop_breaker: crate::session::loops::LoopBreakerConfig,
     pub context: ContextConfig,
     pub untrusted_content: crate::session::untrusted::UntrustedConfig,
+    pub skills: crate::skills::SkillsConfig,
 }
 
 /// `[context]`: what the model is told besides the task.
@@ -251,6 +252,7 @@ impl Config {
         }
         crate::session::checks::Checks::new(self.approval.clone(), false)?;
         crate::session::untrusted::UntrustedChecks::new(self.untrusted_content.clone())?;
+        self.skills.validate()?;
         for pattern in &self.secrets.env {
             globset::Glob::new(pattern)
                 .map_err(|err| format!("secrets.env entry {pattern:?}: {err}"))?;
@@ -278,11 +280,17 @@ impl Config {
 }
 
 fn default_path() -> Option<PathBuf> {
+    Some(config_dir()?.join("config.toml"))
+}
+
+/// The config folder: `$XDG_CONFIG_HOME/agent`, else `~/.config/agent`
+/// (the user's skills live in it too).
+pub fn config_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|value| !value.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))?;
-    Some(base.join("agent").join("config.toml"))
+    Some(base.join("agent"))
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ pub mod config;
 pub mod model;
 pub mod protocol;
 pub mod session;
+pub mod skills;
 pub mod state;
 pub mod tools;
 

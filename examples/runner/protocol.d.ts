@@ -371,7 +371,8 @@ export type ErrorCode =
   | "loop-tool-failures"
   | "loop-repeated-text"
   | "loop-stuck"
-  | "model-fallback";
+  | "model-fallback"
+  | "skill-invalid";
 
 export type ExitReason =
   | "completed"

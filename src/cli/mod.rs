@@ -11,6 +11,7 @@ mod attach;
 pub mod hidden_env;
 mod images;
 mod offline;
+mod skills;
 mod start;
 
 use crate::config::Config;
@@ -91,7 +92,7 @@ pub struct Cli {
     pub script: Option<PathBuf>,
 
     /// Config file (TOML); default: $XDG_CONFIG_HOME/agent/config.toml if present.
-    #[arg(long, value_name = "FILE", env = "AGENT_CONFIG")]
+    #[arg(long, value_name = "FILE", env = "AGENT_CONFIG", global = true)]
     pub config: Option<PathBuf>,
 
     /// Also write person-in-the-loop requests as DIR/ID.request.json and
@@ -151,6 +152,39 @@ pub enum Subcommand {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Install skills into the user's skills folder, or list the skills a
+    /// session would find.
+    Skills {
+        #[command(subcommand)]
+        command: SkillsCommand,
+    },
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum SkillsCommand {
+    /// Fetch a skill and put it in the user's skills folder
+    /// ($XDG_CONFIG_HOME/agent/skills): SOURCE is an http(s) URL of a
+    /// SKILL.md, a .zip URL (URL#FOLDER picks a skill in it), or a GitHub
+    /// owner/repo[#path] (its raw SKILL.md on main, else master).
+    Install {
+        source: String,
+        /// The SHA-256 the downloaded bytes must have, in hex; nothing is
+        /// installed when they do not.
+        #[arg(long, value_name = "HEX")]
+        sha256: Option<String>,
+        /// Install under this name (the SKILL.md's name is changed to it).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// Replace a skill of the same name.
+        #[arg(long)]
+        force: bool,
+    },
+    /// List the skills a session in --work-dir would find, in order of
+    /// precedence.
+    List {
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        work_dir: PathBuf,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -175,7 +209,10 @@ pub fn main() -> ExitCode {
     // First, before anything opens a descriptor (see `take_inherited`).
     hidden_env::take_inherited();
     let session = std::env::args_os().nth(1).is_some_and(|first| {
-        !matches!(first.to_str(), Some("attach" | "checkpoints" | "rollback"))
+        !matches!(
+            first.to_str(),
+            Some("attach" | "checkpoints" | "rollback" | "skills")
+        )
     });
     if session && let Err(reason) = hidden_env::hide_builtin_secrets() {
         crate::diag!("agent: warning: the token stays in the agent's environment block: {reason}");
@@ -189,6 +226,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { USAGE_EXIT } else { 0 });
         }
     };
+    if let Some(Subcommand::Skills { command }) = cli.command {
+        return skills::run(command, cli.config.as_deref());
+    }
     if let Some(command) = cli.command {
         let state_dir = cli.state_dir.clone().or_else(state::default_state_dir);
         return offline::run(command, state_dir);

@@ -49,6 +49,8 @@ pub fn run(command: Subcommand, state_dir: Option<PathBuf>) -> ExitCode {
             Ok(dir) => rollback(&dir, iteration, work_dir, dry_run),
             Err(code) => code,
         },
+        // Run by `cli::main` before a state folder is looked for.
+        Subcommand::Skills { command } => super::skills::run(command, None),
     }
 }
 

@@ -401,6 +401,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
     let secret_names = config.secret_matcher();
     let secrets = hidden_env::secret_values(&secret_names);
     let (exec, report) = confine_commands(config, secret_names, &state_dir, &hitl_dir, &guards);
+    let skills = (config.skills.enabled).then(|| config.skills.roots(resolved.work_dir.clone()));
     Ok(Prepared {
         config: SessionConfig {
             session_id: resolved.session_id,
@@ -429,6 +430,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             loop_breaker: config.loop_breaker.clone(),
             project_instructions: config.context.project_instructions,
             fallback,
+            skills,
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: config.state.max_file_mb * 1024 * 1024,

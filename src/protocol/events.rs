@@ -234,6 +234,8 @@ pub enum ErrorCode {
     // A model kept failing and its fallback from the model table takes
     // over.
     ModelFallback,
+    // A skill's SKILL.md could not be read or parsed; it is skipped.
+    SkillInvalid,
 }
 
 /// Which of the contract's promises about commands the kernel keeps in

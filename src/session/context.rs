@@ -2,8 +2,8 @@
 //! rather than the system prompt, so that the system prompt is the same
 //! bytes for every session and the provider's cache serves it: the
 //! environment (date, OS, shell, work dir, git branch), the project's
-//! instruction files (`AGENTS.md`, else `CLAUDE.md`), and the summary of
-//! earlier work.
+//! instruction files (`AGENTS.md`, else `CLAUDE.md`), the list of skills
+//! (`skills/listing.rs`), and the summary of earlier work.
 
 use std::path::{Path, PathBuf};
 
@@ -157,11 +157,14 @@ fn git_status(work_dir: &Path) -> String {
     }
 }
 
-/// The first user message: the environment, the instructions, the summary
-/// of earlier work, then the task, last, so it reads as the request.
+/// The first user message: the environment, the instructions, the skills
+/// (a block, or empty), the summary of earlier work, then the task, last,
+/// so it reads as the request. Compaction keeps this message whole, so
+/// what it holds stays in the context.
 pub fn first_message(
     environment: &str,
     instructions: &[Instructions],
+    skills: &str,
     previous_summary: Option<&str>,
     task: &str,
 ) -> String {
@@ -169,6 +172,10 @@ pub fn first_message(
     for file in instructions {
         text.push_str("\n\n");
         text.push_str(&file.block());
+    }
+    if !skills.is_empty() {
+        text.push_str("\n\n");
+        text.push_str(skills);
     }
     if let Some(summary) = previous_summary.filter(|summary| !summary.trim().is_empty()) {
         text.push_str("\n\n<earlier_work>\n");
@@ -240,6 +247,7 @@ mod tests {
                 path: "AGENTS.md".into(),
                 text: "rules\n".into(),
             }],
+            "<skills>\n- a: b (c)\n</skills>",
             Some("did things"),
             "fix the bug",
         );
@@ -249,6 +257,9 @@ mod tests {
                 "<project_instructions path=\"AGENTS.md\">\nrules\n</project_instructions>"
             )
         );
+        assert!(text.contains(
+            "</project_instructions>\n\n<skills>\n- a: b (c)\n</skills>\n\n<earlier_work>"
+        ));
         assert!(text.contains("<earlier_work>\ndid things\n</earlier_work>"));
         assert!(text.ends_with("\n\nfix the bug"));
     }

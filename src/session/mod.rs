@@ -79,6 +79,8 @@ pub struct SessionConfig {
     pub project_instructions: bool,
     /// The model to go on with when this one keeps failing.
     pub fallback: Option<Fallback>,
+    /// Where to look for skills; `None` with `[skills] enabled = false`.
+    pub skills: Option<crate::skills::discover::Roots>,
 }
 
 /// A model table entry's `fallback`, ready to call.
@@ -119,6 +121,9 @@ pub struct Session {
     loops: loops::LoopBreaker,
     /// Set when the loop breaker ends the session: what kept failing.
     stuck: Option<String>,
+    /// The skills found at the start, and the files skipped.
+    skills: Arc<crate::skills::discover::Catalog>,
+    skill_problems: Vec<crate::skills::discover::Problem>,
 }
 
 /// What running one tool call led to.
@@ -142,6 +147,10 @@ impl Session {
             config.state.max_file_bytes,
         );
         let loops = loops::LoopBreaker::new(config.loop_breaker.clone());
+        let (skills, skill_problems) = match &config.skills {
+            Some(roots) => crate::skills::discover::discover(roots),
+            None => Default::default(),
+        };
         let mut session = Session {
             config,
             model,
@@ -153,6 +162,8 @@ impl Session {
             checkpointer,
             loops,
             stuck: None,
+            skills: Arc::new(skills),
+            skill_problems,
         };
         session.refresh_tools();
         session
@@ -160,11 +171,15 @@ impl Session {
 
     /// The tools of the current mode, less the blocked ones.
     fn refresh_tools(&mut self) {
-        self.offer = Offer::new(
+        let offer = Offer::new(
             self.state.progress.mode,
             &self.config.blocked_tools,
             Vec::new(),
         );
+        self.offer = match self.skills.is_empty() {
+            true => offer.without(tools::Tool::Skill),
+            false => offer,
+        };
         self.specs = self.offer.specs();
     }
 
@@ -189,6 +204,7 @@ impl Session {
             redaction_rules: crate::protocol::redact::RULES_VERSION,
             untrusted_rules: crate::session::untrusted::RULES_VERSION,
         });
+        self.report_skill_problems();
         if !matches!(resumed, Some(Err(_))) {
             self.start_login_env();
         }
@@ -547,6 +563,7 @@ impl Session {
                     web: self.config.web.clone(),
                     mode: self.state.progress.mode,
                     images_supported: self.config.model.images,
+                    skills: self.skills.clone(),
                 };
                 let target = call.target().map(str::to_owned);
                 let mut result = tools::run(call, &ctx).await;
@@ -580,9 +597,14 @@ impl Session {
             true => context::at_root(&config.work_dir),
             false => Vec::new(),
         };
+        let skills = crate::skills::listing::block(
+            &self.skills.skills,
+            crate::skills::listing::budget_bytes(config.model.context_window),
+        );
         let text = context::first_message(
             &context::environment(&config.work_dir, &config.exec.shell),
             &instructions,
+            &skills,
             config.previous_summary.as_deref(),
             &config.prompt,
         );
@@ -594,6 +616,21 @@ impl Session {
         self.loops.user_spoke();
         let images = config.images.clone();
         self.state.conversation.push(Message::User { text, images });
+    }
+
+    /// The `SKILL.md` files that were skipped, each a warning: the session
+    /// goes on with the other skills.
+    fn report_skill_problems(&mut self) {
+        for problem in std::mem::take(&mut self.skill_problems) {
+            self.events.emit(Event::warning(
+                ErrorCode::SkillInvalid,
+                format!(
+                    "skipped the skill {}: {}",
+                    problem.path.display(),
+                    problem.reason
+                ),
+            ));
+        }
     }
 
     /// The instruction files of the folders on the way to what a tool

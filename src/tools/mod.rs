@@ -12,6 +12,7 @@ pub mod registry;
 mod report;
 pub mod sandbox;
 pub mod search;
+pub mod skill;
 pub mod truncate;
 pub mod untrusted;
 pub mod web;
@@ -45,6 +46,8 @@ pub struct ToolContext {
     pub mode: Mode,
     /// Whether the model takes images (so `read_file` can return one).
     pub images_supported: bool,
+    /// The skills the session found, for the `skill` tool.
+    pub skills: Arc<crate::skills::discover::Catalog>,
 }
 
 /// A tool's answer. `ok: false` is an answer too: the model reads why and
@@ -98,6 +101,7 @@ pub async fn run(call: Call, ctx: &ToolContext) -> ToolOutput {
         Call::Grep(args) => search::grep(args, ctx).await,
         Call::Exec(args) => exec::run(args, ctx).await,
         Call::WebFetch(args) => web::fetch(args, ctx).await,
+        Call::Skill(args) => skill::run(args, ctx).await,
         // The session runs these itself (see `ToolDef::IN_SESSION`).
         Call::TodoWrite(_) | Call::AskUser(_) | Call::WritePlan(_) | Call::Runtime(_) => {
             ToolOutput::fail(format!(

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{exec, files, interactive, search, web};
+use super::{exec, files, interactive, search, skill, web};
 use crate::model::ToolSpec;
 use crate::protocol::events::{ActivityKind, Mode};
 
@@ -173,6 +173,7 @@ registry! {
     TodoWrite(interactive::TodoWriteArgs),
     AskUser(interactive::AskUserArgs),
     WritePlan(interactive::WritePlanArgs),
+    Skill(skill::SkillArgs),
 }
 
 impl Tool {
@@ -247,6 +248,13 @@ impl Offer {
             blocked: blocked.to_vec(),
             mode,
         }
+    }
+
+    /// The same offer less a built-in tool the session has no use for
+    /// (`skill` where no skill was found): a call of it is then unknown.
+    pub fn without(mut self, tool: Tool) -> Self {
+        self.builtin.retain(|offered| *offered != tool);
+        self
     }
 
     pub fn specs(&self) -> Vec<ToolSpec> {

@@ -161,47 +161,53 @@ pub async fn fetch(args: FetchArgs, ctx: &ToolContext) -> ToolOutput {
 }
 
 async fn fetch_page(raw_url: &str, settings: &WebSettings) -> ToolOutput {
-    let mut url = match reqwest::Url::parse(raw_url.trim()) {
-        Ok(url) => url,
-        Err(err) => return ToolOutput::fail(format!("not a valid URL: {err}")),
-    };
-    if let Err(reason) = check_target(&url, &settings.allow_hosts).await {
-        return ToolOutput::fail(format!("refused: {reason}"));
+    match guarded_get(raw_url, settings).await {
+        Ok(response) => read_page(response).await,
+        Err(why) => ToolOutput::fail(why),
     }
-    let client = match settings.client().await {
-        Ok(client) => client,
-        Err(err) => return ToolOutput::fail(format!("cannot set up the HTTP client: {err}")),
-    };
+}
+
+/// GET `raw_url` through the address guard: the target, and the target of
+/// every redirect, is checked (`check_target`) before it is requested, and
+/// the resolver drops private addresses at connect time. Everything the
+/// agent fetches for someone else goes through here (`web_fetch`, skill
+/// installs). The error is a sentence for whoever asked.
+pub async fn guarded_get(
+    raw_url: &str,
+    settings: &WebSettings,
+) -> Result<reqwest::Response, String> {
+    let mut url =
+        reqwest::Url::parse(raw_url.trim()).map_err(|err| format!("not a valid URL: {err}"))?;
+    check_target(&url, &settings.allow_hosts)
+        .await
+        .map_err(|reason| format!("refused: {reason}"))?;
+    let client = settings
+        .client()
+        .await
+        .map_err(|err| format!("cannot set up the HTTP client: {err}"))?;
     let mut redirects = 0;
-    let response = loop {
-        let response = match client.get(url.clone()).send().await {
-            Ok(response) => response,
-            Err(err) => {
-                return ToolOutput::fail(format!(
-                    "fetching {url} failed: {}",
-                    crate::model::http::describe_reqwest(&err)
-                ));
-            }
-        };
+    loop {
+        let response = client.get(url.clone()).send().await.map_err(|err| {
+            format!(
+                "fetching {url} failed: {}",
+                crate::model::http::describe_reqwest(&err)
+            )
+        })?;
         let Some(next) = redirect_target(&url, &response) else {
-            break response;
+            return Ok(response);
         };
-        let next = match next {
-            Ok(next) => next,
-            Err(reason) => return ToolOutput::fail(format!("redirect refused: {reason}")),
-        };
+        let next = next.map_err(|reason| format!("redirect refused: {reason}"))?;
         redirects += 1;
         if redirects > MAX_REDIRECTS {
-            return ToolOutput::fail(format!(
+            return Err(format!(
                 "fetching {url} failed: more than {MAX_REDIRECTS} redirects"
             ));
         }
-        if let Err(reason) = check_target(&next, &settings.allow_hosts).await {
-            return ToolOutput::fail(format!("redirect refused: {reason}"));
-        }
+        check_target(&next, &settings.allow_hosts)
+            .await
+            .map_err(|reason| format!("redirect refused: {reason}"))?;
         url = next;
-    };
-    read_page(response).await
+    }
 }
 
 /// Where a redirect points, resolved against the URL that answered; `None`

@@ -1,5 +1,6 @@
 //! Compaction: past the threshold of a small configured window, the middle
-//! of the conversation becomes a summary; the task and the todos stay.
+//! of the conversation becomes a summary; the task (with the skills'
+//! listing) and the todos stay.
 
 use serde_json::json;
 
@@ -38,6 +39,13 @@ fn a_summary_replaces_the_middle_and_task_and_todos_stay() {
     ]);
     let env = TestEnv::for_server(&server);
     small_window(&env);
+    // The skills' listing lives in the first message, which stays.
+    super::skills::write_skill(
+        &env.work.join(".agents/skills/logs"),
+        "logs",
+        "Trim log files.",
+        "body",
+    );
     let run = env.run(&["--prompt", "Trim the logs", "--model", "small"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let summarizing = run.one("summarizing");
@@ -78,6 +86,14 @@ fn a_summary_replaces_the_middle_and_task_and_todos_stay() {
     assert_eq!(roles, ["system", "user", "user", "assistant", "tool"]);
     assert!(
         super::is_task(&after[1]["content"], "Trim the logs"),
+        "{}",
+        after[1]
+    );
+    assert!(
+        after[1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("\n- logs: Trim log files. (.agents/skills/logs/SKILL.md)\n"),
         "{}",
         after[1]
     );

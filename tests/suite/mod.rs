@@ -24,6 +24,8 @@ mod scans;
 mod schema;
 mod search;
 mod secrets;
+mod skills;
+mod skills_install;
 mod snap;
 mod state;
 mod streaming;

@@ -120,7 +120,8 @@ impl UntrustedChecks {
             | Call::Glob(_)
             | Call::TodoWrite(_)
             | Call::AskUser(_)
-            | Call::WritePlan(_) => None,
+            | Call::WritePlan(_)
+            | Call::Skill(_) => None,
         };
         risk.or_else(|| {
             self.config
