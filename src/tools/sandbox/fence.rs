@@ -96,9 +96,9 @@ impl Fences {
 }
 
 impl Sandbox {
-    /// `program args...` confined by `policy` in its own process, or
-    /// `None` where that cannot be prepared (no Landlock, no policy, the
-    /// ruleset could not be built).
+    /// `program args...` in a session of its own and, under `policy`,
+    /// confined, with no trampoline; `None` where the ruleset cannot be
+    /// prepared (no Landlock, or it could not be built).
     #[allow(unsafe_code)]
     pub(super) fn fenced(
         &self,
@@ -106,10 +106,20 @@ impl Sandbox {
         program: &str,
         args: &[&str],
     ) -> Option<tokio::process::Command> {
-        self.landlock_abi?;
-        let ruleset = self.fences.ruleset(policy?)?;
         let mut command = tokio::process::Command::new(program);
         command.args(args);
+        let Some(policy) = policy else {
+            // SAFETY: as below, system calls only.
+            unsafe {
+                command.pre_exec(|| {
+                    detach();
+                    Ok(())
+                });
+            }
+            return Some(command);
+        };
+        self.landlock_abi?;
+        let ruleset = self.fences.ruleset(policy)?;
         let fd = ruleset.as_raw_fd();
         // SAFETY: `confine` only makes system calls: no allocation, no
         // lock, nothing another thread of the parent could have held at
@@ -117,6 +127,7 @@ impl Sandbox {
         unsafe {
             command.pre_exec(move || {
                 let _open = &ruleset;
+                detach();
                 confine(fd)
             });
         }
@@ -124,16 +135,14 @@ impl Sandbox {
     }
 }
 
-/// In the child, between `fork` and `execve`: what the trampoline does,
-/// with the ruleset built in the parent.
+/// In the child: a new session, so no controlling terminal and a process
+/// group of its own (see the trampoline); and if the agent dies, so does
+/// the command.
 #[allow(unsafe_code)]
-fn confine(ruleset: RawFd) -> std::io::Result<()> {
+fn detach() {
     // SAFETY: plain system calls with integer arguments.
     unsafe {
-        // A new session: no controlling terminal, a process group of its
-        // own (see the trampoline).
         libc::setsid();
-        // A command outlives nothing: if the agent dies, so does its shell.
         libc::prctl(
             libc::PR_SET_PDEATHSIG,
             libc::SIGKILL as libc::c_ulong,
@@ -141,6 +150,15 @@ fn confine(ruleset: RawFd) -> std::io::Result<()> {
             0 as libc::c_ulong,
             0 as libc::c_ulong,
         );
+    }
+}
+
+/// In the child, between `fork` and `execve`: the ruleset built in the
+/// parent applied, as the trampoline applies its own.
+#[allow(unsafe_code)]
+fn confine(ruleset: RawFd) -> std::io::Result<()> {
+    // SAFETY: plain system calls with integer arguments.
+    unsafe {
         if libc::prctl(
             libc::PR_SET_NO_NEW_PRIVS,
             1 as libc::c_ulong,
