@@ -22,6 +22,11 @@ impl Session {
         {
             return;
         }
+        // The fence first: the capture below starts through the
+        // trampoline while it is being built, later commands without.
+        if let Some(policy) = self.config.exec.policy(self.state.progress.mode) {
+            self.config.exec.sandbox.prepare(policy);
+        }
         self.config.exec.start_login_env(
             self.state.progress.mode,
             &self.config.work_dir,

@@ -71,12 +71,14 @@ fn stamps(folders: &[PathBuf]) -> Vec<Stamp> {
 
 impl Fences {
     /// The ruleset of `policy`: the one built before if none of its
-    /// folders changed since, else a new one. `None` if it cannot be built.
+    /// folders changed since, else a new one. `None` if it cannot be built,
+    /// or is being built by another thread: that command takes the
+    /// trampoline rather than wait.
     fn ruleset(&self, policy: &Policy) -> Option<Arc<OwnedFd>> {
         // Taken before the build: a change during it makes the next
         // command build again, never keep a ruleset that missed it.
         let key = stamps(&named_folders(policy));
-        let mut fences = self.0.lock().ok()?;
+        let mut fences = self.0.try_lock().ok()?;
         if let Some(fence) = fences
             .iter()
             .find(|fence| fence.policy == *policy && fence.key == key)
@@ -96,6 +98,18 @@ impl Fences {
 }
 
 impl Sandbox {
+    /// Builds the ruleset of `policy` on a thread of its own, so that the
+    /// first command finds it ready. A session calls it as it starts.
+    pub fn prepare(&self, policy: Policy) {
+        if self.landlock_abi.is_none() {
+            return;
+        }
+        let fences = self.fences.clone();
+        let _ = std::thread::Builder::new()
+            .name("sandbox-fence".to_owned())
+            .spawn(move || fences.ruleset(&policy));
+    }
+
     /// `program args...` in a session of its own and, under `policy`,
     /// confined, with no trampoline; `None` where the ruleset cannot be
     /// prepared (no Landlock, or it could not be built).
