@@ -31,6 +31,9 @@ pub struct Config {
     pub loop_breaker: crate::session::loops::LoopBreakerConfig,
     pub context: ContextConfig,
     pub untrusted_content: crate::session::untrusted::UntrustedConfig,
+    pub mcp: crate::mcp::config::McpConfig,
+    /// MCP servers by name (`[mcp_servers.NAME]`).
+    pub mcp_servers: BTreeMap<String, crate::mcp::config::ServerConfig>,
 }
 
 /// `[context]`: what the model is told besides the task.
@@ -251,6 +254,9 @@ impl Config {
         }
         crate::session::checks::Checks::new(self.approval.clone(), false)?;
         crate::session::untrusted::UntrustedChecks::new(self.untrusted_content.clone())?;
+        for (name, server) in &self.mcp_servers {
+            server.validate(name)?;
+        }
         for pattern in &self.secrets.env {
             globset::Glob::new(pattern)
                 .map_err(|err| format!("secrets.env entry {pattern:?}: {err}"))?;

@@ -371,7 +371,11 @@ export type ErrorCode =
   | "loop-tool-failures"
   | "loop-repeated-text"
   | "loop-stuck"
-  | "model-fallback";
+  | "model-fallback"
+  | "mcp-server-failed"
+  | "mcp-server-timeout"
+  | "mcp-server-crashed"
+  | "mcp-call-timeout";
 
 export type ExitReason =
   | "completed"
