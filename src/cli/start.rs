@@ -195,7 +195,7 @@ fn check_limits(max_iterations: u32, blocked_tools: &[String]) -> Result<(), Sta
         // An MCP tool's name is known only once its server runs.
         if tools::Tool::from_name(name).is_none() && !crate::mcp::names::is_mcp_name(name) {
             return Err(usage(format!(
-                "--blocked-tools: unknown tool {name:?}; the tools are {}",
+                "--blocked-tools: unknown tool {name:?}; the tools are {}, and an MCP server's as mcp__SERVER__TOOL",
                 tools::registry::names().collect::<Vec<_>>().join(", ")
             )));
         }

@@ -91,6 +91,8 @@ pub fn spawn(spec: &ServerSpec, env: &[(OsString, OsString)]) -> Result<Spawned,
         .current_dir(&spec.cwd)
         .env_clear()
         .envs(env.iter().map(|(name, value)| (name, value)))
+        // The agent's own would name another folder than the one it runs in.
+        .env("PWD", &spec.cwd)
         .envs(&spec.env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

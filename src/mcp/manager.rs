@@ -374,3 +374,78 @@ fn runtime_tool(name: &str, server: &str, tool: &Tool) -> RuntimeTool {
         read_only,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(json: Value) -> Tool {
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn a_server_tool_is_offered_with_its_server_an_object_schema_and_its_hint() {
+        let offered = runtime_tool(
+            "mcp__fs__read",
+            "fs",
+            &tool(serde_json::json!({
+                "name": "read",
+                "description": "Reads a file",
+                "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "properties": {}},
+                "annotations": {"readOnlyHint": true}
+            })),
+        );
+        assert_eq!(offered.spec.name, "mcp__fs__read");
+        assert_eq!(offered.spec.description, "(MCP server fs) Reads a file");
+        assert_eq!(
+            offered.spec.parameters,
+            serde_json::json!({"properties": {}, "type": "object"})
+        );
+        assert!(offered.read_only);
+        let unmarked = runtime_tool(
+            "mcp__fs__write",
+            "fs",
+            &tool(serde_json::json!({
+                "name": "write",
+                "title": "Write",
+                "inputSchema": {"type": "object"},
+                "annotations": {"destructiveHint": false}
+            })),
+        );
+        assert_eq!(unmarked.spec.description, "(MCP server fs) Write");
+        assert!(!unmarked.read_only, "only readOnlyHint: true counts");
+    }
+
+    #[tokio::test]
+    async fn a_server_that_cannot_start_is_a_notice_and_offers_nothing() {
+        let spec = ServerSpec {
+            name: "gone".to_owned(),
+            command: "/nonexistent/server".to_owned(),
+            args: Vec::new(),
+            env: BTreeMap::new(),
+            cwd: std::env::temp_dir(),
+            startup_timeout: std::time::Duration::from_secs(1),
+            tool_timeout: std::time::Duration::from_secs(1),
+            enabled_tools: None,
+            disabled_tools: Vec::new(),
+            defined_in: "a test".to_owned(),
+        };
+        let mut manager = McpManager::start(vec![spec], Vec::new());
+        manager.ready().await;
+        assert!(manager.tools().is_empty());
+        let notices = manager.take_notices();
+        assert_eq!(notices.len(), 1);
+        assert_eq!(notices[0].kind, NoticeKind::StartFailed);
+        assert!(
+            notices[0]
+                .message
+                .contains("cannot start `/nonexistent/server`")
+        );
+        assert!(manager.take_notices().is_empty(), "reported once");
+        let (output, notice) = manager
+            .call("mcp__gone__x", Value::Null, &CancellationToken::new())
+            .await;
+        assert!(!output.ok && notice.is_none());
+        manager.stop_all();
+    }
+}
