@@ -265,7 +265,8 @@ async fn run(prepared: start::Prepared) -> u8 {
     let keep = prepared.config.session_id.clone();
     let (state_dir, retention) = (prepared.state_dir.clone(), prepared.retention);
     // Spawned, not run: on this one-thread runtime it starts at the
-    // session's first wait, after `session-start` is out.
+    // session's first wait, after `session-start` is out (or while MCP
+    // servers start, on a thread of its own).
     tokio::spawn(async move {
         let _ = tokio::task::spawn_blocking(move || {
             state::retention::prune(&state_dir, &keep, retention)

@@ -352,7 +352,7 @@ fn cancel_while_a_server_starts_ends_at_once() {
     let script = env.script(json!({"turns": [{"text": "never reached"}]}));
     let mut agent = env.spawn_script(&script, "go", &[]);
     let deadline = Instant::now() + Duration::from_secs(10);
-    while processes_in(env.root.path()).len() < 2 {
+    while processes_in(env.root.path()).is_empty() {
         assert!(Instant::now() < deadline, "the server did not start");
         std::thread::sleep(Duration::from_millis(20));
     }
