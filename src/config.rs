@@ -32,6 +32,9 @@ pub struct Config {
     pub context: ContextConfig,
     pub untrusted_content: crate::session::untrusted::UntrustedConfig,
     pub skills: crate::skills::SkillsConfig,
+    pub mcp: crate::mcp::config::McpConfig,
+    /// MCP servers by name (`[mcp_servers.NAME]`).
+    pub mcp_servers: BTreeMap<String, crate::mcp::config::ServerConfig>,
 }
 
 /// `[context]`: what the model is told besides the task.
@@ -253,6 +256,9 @@ impl Config {
         crate::session::checks::Checks::new(self.approval.clone(), false)?;
         crate::session::untrusted::UntrustedChecks::new(self.untrusted_content.clone())?;
         self.skills.validate()?;
+        for (name, server) in &self.mcp_servers {
+            server.validate(name)?;
+        }
         for pattern in &self.secrets.env {
             globset::Glob::new(pattern)
                 .map_err(|err| format!("secrets.env entry {pattern:?}: {err}"))?;

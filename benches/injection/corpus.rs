@@ -146,6 +146,11 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
     };
     for entry in entries.flatten() {
         let path = entry.path();
+        // What npm installs (examples/runner, tests/mcp-servers) is not the
+        // repository's own writing.
+        if path.is_dir() && entry.file_name() == "node_modules" {
+            continue;
+        }
         if path.is_dir() {
             walk(&path, found);
         } else {

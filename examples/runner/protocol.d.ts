@@ -372,7 +372,11 @@ export type ErrorCode =
   | "loop-repeated-text"
   | "loop-stuck"
   | "model-fallback"
-  | "skill-invalid";
+  | "skill-invalid"
+  | "mcp-server-failed"
+  | "mcp-server-timeout"
+  | "mcp-server-crashed"
+  | "mcp-call-timeout";
 
 export type ExitReason =
   | "completed"

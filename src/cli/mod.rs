@@ -120,6 +120,12 @@ pub struct Cli {
     /// (PNG, JPEG, GIF or WebP, at most 5 MiB). Repeatable.
     #[arg(long, value_name = "URL_OR_PATH")]
     pub image: Vec<String>,
+
+    /// MCP servers from a JSON file in Claude Code's format
+    /// ({"mcpServers": {NAME: {command, args, env}}}, ${VAR} expanded),
+    /// added to the config's [mcp_servers]. Repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub mcp_config: Vec<PathBuf>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -299,7 +305,8 @@ async fn run(prepared: start::Prepared) -> u8 {
     let keep = prepared.config.session_id.clone();
     let (state_dir, retention) = (prepared.state_dir.clone(), prepared.retention);
     // Spawned, not run: on this one-thread runtime it starts at the
-    // session's first wait, after `session-start` is out.
+    // session's first wait, after `session-start` is out (or while MCP
+    // servers start, on a thread of its own).
     tokio::spawn(async move {
         let _ = tokio::task::spawn_blocking(move || {
             state::retention::prune(&state_dir, &keep, retention)
@@ -331,7 +338,10 @@ async fn run(prepared: start::Prepared) -> u8 {
         control.clone(),
         events.clone(),
     ));
-    let session = Session::new(prepared.config, prepared.model, events, control);
+    // Started before the session is made, so the servers boot while it
+    // sets up; it waits for their tool lists before `session-start`.
+    let mcp = crate::mcp::McpManager::start(prepared.mcp_servers, prepared.mcp_env);
+    let session = Session::new(prepared.config, prepared.model, events, control).with_mcp(mcp);
     let reason = session.run().await;
     dispatcher.abort();
     let _ = std::fs::remove_file(&socket);

@@ -86,6 +86,7 @@ pub struct Resolved {
     checks: Checks,
     retention: Retention,
     config: Config,
+    mcp_servers: Vec<crate::mcp::ServerSpec>,
 }
 
 enum ModelSource {
@@ -108,6 +109,10 @@ pub struct Prepared {
     pub model: ModelClient,
     pub format: OutputFormat,
     pub secrets: Vec<String>,
+    /// Started by `run`, inside the runtime.
+    pub mcp_servers: Vec<crate::mcp::ServerSpec>,
+    /// What every MCP server's environment starts from.
+    pub mcp_env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
 }
 
 /// Phase one: checks everything and changes nothing on disk. The checks
@@ -148,6 +153,13 @@ pub fn resolve(
     let checks = Checks::new(config.approval.clone(), cli.unattended)
         .and_then(|checks| checks.with_untrusted(config.untrusted_content.clone()))
         .map_err(usage)?;
+    let mcp_sources = crate::mcp::config::Sources {
+        config: &config.mcp_servers,
+        mcp: &config.mcp,
+        files: &cli.mcp_config,
+        work_dir: &work_dir,
+    };
+    let mcp_servers = crate::mcp::config::collect(&mcp_sources, &hidden_env::var).map_err(usage)?;
     Ok(Resolved {
         prompt,
         mode,
@@ -170,6 +182,7 @@ pub fn resolve(
         checks,
         retention,
         config,
+        mcp_servers,
     })
 }
 
@@ -179,9 +192,10 @@ fn check_limits(max_iterations: u32, blocked_tools: &[String]) -> Result<(), Sta
         return Err(usage("--max-iterations must be at least 1"));
     }
     for name in blocked_tools {
-        if tools::Tool::from_name(name).is_none() {
+        // An MCP tool's name is known only once its server runs.
+        if tools::Tool::from_name(name).is_none() && !crate::mcp::names::is_mcp_name(name) {
             return Err(usage(format!(
-                "--blocked-tools: unknown tool {name:?}; the tools are {}",
+                "--blocked-tools: unknown tool {name:?}; the tools are {}, and an MCP server's as mcp__SERVER__TOOL",
                 tools::registry::names().collect::<Vec<_>>().join(", ")
             )));
         }
@@ -402,6 +416,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
     let secrets = hidden_env::secret_values(&secret_names);
     let (exec, report) = confine_commands(config, secret_names, &state_dir, &hitl_dir, &guards);
     let skills = (config.skills.enabled).then(|| config.skills.roots(resolved.work_dir.clone()));
+    let mcp_env = crate::mcp::server_env(&exec.base_env);
     Ok(Prepared {
         config: SessionConfig {
             session_id: resolved.session_id,
@@ -444,6 +459,8 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
         model,
         format: resolved.format,
         secrets,
+        mcp_servers: resolved.mcp_servers,
+        mcp_env,
     })
 }
 

@@ -236,6 +236,14 @@ pub enum ErrorCode {
     ModelFallback,
     // A skill's SKILL.md could not be read or parsed; it is skipped.
     SkillInvalid,
+    // MCP servers (docs/protocol.md, "MCP servers"): one did not start
+    // (could not be run, or failed its handshake), did not list its tools
+    // within its startup timeout, ended while the session ran, or did not
+    // answer a call within its tool timeout. Never fatal.
+    McpServerFailed,
+    McpServerTimeout,
+    McpServerCrashed,
+    McpCallTimeout,
 }
 
 /// Which of the contract's promises about commands the kernel keeps in

@@ -84,7 +84,7 @@ impl Checks {
             })
             .collect::<Result<_, _>>()?;
         for name in approval.tools.keys() {
-            if Tool::from_name(name).is_none() {
+            if Tool::from_name(name).is_none() && !crate::mcp::names::is_mcp_name(name) {
                 return Err(format!("approval.tools: unknown tool {name:?}"));
             }
         }
@@ -180,8 +180,9 @@ fn plan_mode(mode: Mode, call: &Call) -> Verdict {
             "refused: {} changes files, and this is plan mode; submit your plan with write_plan",
             call.name()
         )),
-        // Nothing says what a tool from outside does: it waits for the plan.
-        (Call::Runtime(_), _) => Verdict::Deny(format!(
+        // A tool from outside waits for the plan unless its server says
+        // it changes nothing (an MCP tool's `readOnlyHint`).
+        (Call::Runtime(runtime), _) if !runtime.read_only => Verdict::Deny(format!(
             "refused: {} is not built in, and in plan mode only tools known to change nothing run",
             call.name()
         )),
@@ -241,6 +242,35 @@ decision = "deny"
             ),
             Verdict::Ask { .. }
         ));
+    }
+
+    #[test]
+    fn runtime_tools_follow_their_read_only_mark_and_the_policy_by_name() {
+        let checks = checks(r#"tools = { mcp__srv__wipe = "ask" }"#, false);
+        let runtime = |name: &str, read_only| {
+            Call::Runtime(crate::tools::registry::RuntimeCall {
+                name: name.to_owned(),
+                arguments: json!({}),
+                read_only,
+            })
+        };
+        let judge = |mode, call: &Call| checks.verdict(mode, None, call, &json!({}));
+        let reader = runtime("mcp__srv__read", true);
+        let writer = runtime("mcp__srv__wipe", false);
+        assert_eq!(judge(Mode::Plan, &reader), Verdict::Allow);
+        assert!(
+            matches!(judge(Mode::Plan, &writer), Verdict::Deny(ref why) if why.contains("not built in"))
+        );
+        assert!(
+            matches!(judge(Mode::Normal, &writer), Verdict::Ask { ref reason, .. } if reason.contains("tools.mcp__srv__wipe"))
+        );
+        assert!(
+            Checks::new(
+                toml::from_str(r#"tools = { mcp_x = "ask" }"#).unwrap(),
+                false
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -25,6 +25,10 @@ pub struct Control {
     rollback: Mutex<Option<u32>>,
     /// The highest iteration with a saved checkpoint (-1: none yet).
     last_checkpoint: AtomicI64,
+    /// Cancelled (a one-shot latch) once `session-start` is out: nothing
+    /// the dispatcher writes may come before it, and the session may wait
+    /// (for its MCP servers) before it.
+    started: CancellationToken,
 }
 
 impl Default for Control {
@@ -35,11 +39,17 @@ impl Default for Control {
             injected: Mutex::new(VecDeque::new()),
             rollback: Mutex::new(None),
             last_checkpoint: AtomicI64::new(-1),
+            started: CancellationToken::new(),
         }
     }
 }
 
 impl Control {
+    /// `session-start` has been written.
+    pub fn session_started(&self) {
+        self.started.cancel();
+    }
+
     pub fn checkpoint_saved(&self, iteration: u32) {
         self.last_checkpoint
             .fetch_max(i64::from(iteration), Ordering::SeqCst);
@@ -100,6 +110,18 @@ pub async fn dispatch_commands(
     events: Arc<EventWriter>,
 ) {
     while let Some(line) = lines.recv().await {
+        if !control.started.is_cancelled() {
+            // A cancel takes effect at once, also while the session waits
+            // before `session-start` (for its MCP servers); its
+            // acknowledgement, like everything the dispatcher writes,
+            // waits for `session-start` to be out.
+            if let StdinLine::Line(bytes) = &line
+                && matches!(parse_command(bytes), Ok(Command::Cancel))
+            {
+                control.cancel.cancel();
+            }
+            control.started.cancelled().await;
+        }
         let command = match line {
             StdinLine::TooLong { bytes } => {
                 refuse(

@@ -11,6 +11,7 @@ pub mod gating;
 pub mod hitl;
 mod login_env;
 pub mod loops;
+mod mcp;
 pub mod partial_json;
 mod people;
 mod persist;
@@ -124,6 +125,8 @@ pub struct Session {
     /// The skills found at the start, and the files skipped.
     skills: Arc<crate::skills::discover::Catalog>,
     skill_problems: Vec<crate::skills::discover::Problem>,
+    /// The MCP servers and their tools (`mcp.rs`).
+    mcp: crate::mcp::McpManager,
 }
 
 /// What running one tool call led to.
@@ -164,6 +167,7 @@ impl Session {
             stuck: None,
             skills: Arc::new(skills),
             skill_problems,
+            mcp: crate::mcp::McpManager::default(),
         };
         session.refresh_tools();
         session
@@ -174,7 +178,7 @@ impl Session {
         let offer = Offer::new(
             self.state.progress.mode,
             &self.config.blocked_tools,
-            Vec::new(),
+            self.mcp.tools(),
         );
         self.offer = match self.skills.is_empty() {
             true => offer.without(tools::Tool::Skill),
@@ -191,6 +195,8 @@ impl Session {
         let resumed = restore
             .as_ref()
             .map(|point| self.resume(&point.manifest).map(|()| point));
+        // `session-start` lists the servers' tools: the one wait before it.
+        self.await_mcp().await;
         self.events.emit(Event::SessionStart {
             session_id: self.config.session_id.clone(),
             model: self.config.model_alias.clone(),
@@ -204,6 +210,11 @@ impl Session {
             redaction_rules: crate::protocol::redact::RULES_VERSION,
             untrusted_rules: crate::session::untrusted::RULES_VERSION,
         });
+        self.control.session_started();
+        // Lines that came while the servers started are acknowledged now,
+        // before anything else is written.
+        tokio::task::yield_now().await;
+        self.report_mcp();
         self.report_skill_problems();
         if !matches!(resumed, Some(Err(_))) {
             self.start_login_env();
@@ -284,6 +295,7 @@ impl Session {
         // `setsid` and `nohup` children included (the agent is their
         // subreaper). Before `session-end`, so the proxy may stop the
         // sandbox as soon as it reads it.
+        self.mcp.stop_all();
         tools::procs::kill_all_descendants();
         self.config.exec.clean_up();
         // `session-end` tells the proxy it may stop the sandbox: every
@@ -323,6 +335,7 @@ impl Session {
             for text in self.control.take_injects() {
                 self.add_user_message(text, MessageSource::Inject, Vec::new());
             }
+            self.report_mcp();
             tokio::select! {
                 () = self.compact_if_needed() => {}
                 () = cancel.cancelled() => return ExitReason::Cancelled,
@@ -547,10 +560,7 @@ impl Session {
             Call::TodoWrite(args) => Step::Done(self.write_todos(args)),
             Call::AskUser(args) => Step::Done(self.ask_user(id, args).await),
             Call::WritePlan(args) => self.submit_plan(id, args.plan).await,
-            Call::Runtime(call) => Step::Done(ToolOutput::fail(format!(
-                "{} is offered but nothing in this session runs it",
-                call.name
-            ))),
+            Call::Runtime(call) => Step::Done(self.call_mcp(call).await),
             call => {
                 let ctx = ToolContext {
                     work_dir: self.config.work_dir.clone(),

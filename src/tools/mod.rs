@@ -24,7 +24,7 @@ use std::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::events::Mode;
-pub use registry::{BadCall, Call, Offer, Tool, parse_arguments};
+pub use registry::{BadCall, Call, Offer, RuntimeTool, Tool, parse_arguments};
 pub use report::{Report, Reporter};
 
 /// What goes back to the model beyond this is shortened to head and tail.

@@ -8,7 +8,8 @@
 //! (a stopped process cannot fork), looks again until nothing new shows up,
 //! then kills them all, so a fork racing the kill does not escape.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal};
@@ -16,6 +17,29 @@ use rustix::process::{Pid, Signal};
 /// How long a tree kill may keep finding new processes before it gives up
 /// on the ones it could not stop (a fork bomb faster than the scan).
 const KILL_DEADLINE: Duration = Duration::from_millis(1500);
+
+/// Children the session keeps running on purpose between tool calls (MCP
+/// servers). Whoever spawned one waits for it, so [`reap_orphans`] leaves
+/// it alone; and it acts only when called, so [`any_descendant_alive`]
+/// does not count it (a call to it makes its own checkpoint look).
+static SERVICES: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+fn services() -> MutexGuard<'static, BTreeSet<i32>> {
+    match SERVICES.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// `pid`, a child of this process, is a service (see [`SERVICES`]).
+pub fn add_service(pid: i32) {
+    services().insert(pid);
+}
+
+/// `pid` has been waited for, or is about to be.
+pub fn remove_service(pid: i32) {
+    services().remove(&pid);
+}
 
 /// Makes this process the reaper of its orphaned descendants.
 pub fn become_subreaper() -> bool {
@@ -39,7 +63,46 @@ pub fn kill_all_descendants() -> usize {
 /// every child the agent spawned itself has been waited for; one
 /// `waitpid` call when there is nothing to reap.
 pub fn reap_orphans() {
-    while let Ok(Some(_)) = rustix::process::wait(rustix::process::WaitOptions::NOHANG) {}
+    if services().is_empty() {
+        while let Ok(Some(_)) = rustix::process::wait(rustix::process::WaitOptions::NOHANG) {}
+        return;
+    }
+    // A service's status belongs to the task that waits for it: only the
+    // other ended children are waited for here, one by one.
+    for pid in children_but_services() {
+        let ended = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| parse_stat(&stat))
+            .is_some_and(|info| info.zombie);
+        if let (true, Some(pid)) = (ended, Pid::from_raw(pid)) {
+            let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::NOHANG);
+        }
+    }
+}
+
+/// This process's children that are not services, from each thread's
+/// `children` file.
+fn children_but_services() -> Vec<i32> {
+    let services = services().clone();
+    children()
+        .into_iter()
+        .filter(|pid| !services.contains(pid))
+        .collect()
+}
+
+fn children() -> Vec<i32> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_ascii_whitespace()
+                .filter_map(|pid| pid.parse().ok())
+                .collect::<Vec<i32>>()
+        })
+        .collect()
 }
 
 /// Whether the process `pid` may talk to the agent as a person would (on
@@ -83,12 +146,23 @@ pub fn any_descendant_alive() -> bool {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return true;
     };
+    let services = services().clone();
     for task in tasks.flatten() {
         let Ok(children) = std::fs::read_to_string(task.path().join("children")) else {
             let me = rustix::process::getpid().as_raw_nonzero().get();
-            return ProcessTable::read().is_none_or(|table| !table.descendants(&[me]).is_empty());
+            return ProcessTable::read().is_none_or(|table| {
+                let served: Vec<i32> = services.iter().copied().collect();
+                let below_services = table.descendants(&served);
+                table
+                    .descendants(&[me])
+                    .iter()
+                    .any(|pid| !services.contains(pid) && !below_services.contains(pid))
+            });
         };
-        if any_alive(children.split_ascii_whitespace()) {
+        let others = children
+            .split_ascii_whitespace()
+            .filter(|pid| pid.parse().is_ok_and(|pid: i32| !services.contains(&pid)));
+        if any_alive(others) {
             return true;
         }
     }
@@ -256,6 +330,28 @@ mod tests {
         }
         assert!(!any_alive([pid.to_string().as_str()]));
         child.wait().unwrap();
+    }
+
+    #[test]
+    fn services_are_left_to_their_owner() {
+        let spawn = || {
+            std::process::Command::new("sleep")
+                .arg("30")
+                .spawn()
+                .unwrap()
+        };
+        let (mut service, mut other) = (spawn(), spawn());
+        let pid = |child: &std::process::Child| i32::try_from(child.id()).unwrap();
+        add_service(pid(&service));
+        let seen = children_but_services();
+        assert!(!seen.contains(&pid(&service)), "{seen:?}");
+        assert!(seen.contains(&pid(&other)), "{seen:?}");
+        remove_service(pid(&service));
+        assert!(children_but_services().contains(&pid(&service)));
+        for child in [&mut service, &mut other] {
+            child.kill().unwrap();
+            child.wait().unwrap();
+        }
     }
 
     #[test]

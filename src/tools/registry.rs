@@ -57,6 +57,17 @@ pub trait ToolDef: DeserializeOwned {
 pub struct RuntimeCall {
     pub name: String,
     pub arguments: Value,
+    /// Its offerer says it changes nothing, so plan mode may run it.
+    pub read_only: bool,
+}
+
+/// A tool known only at run time, as offered to the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuntimeTool {
+    pub spec: ToolSpec,
+    /// Its offerer says it changes nothing (an MCP tool's `readOnlyHint`):
+    /// only such tools are offered in plan mode.
+    pub read_only: bool,
 }
 
 /// Why a call cannot run; the text is the model's answer, so it can fix
@@ -226,13 +237,13 @@ pub fn parse_arguments(raw: &str) -> Result<Value, String> {
 #[derive(Debug, Clone)]
 pub struct Offer {
     pub builtin: Vec<Tool>,
-    pub runtime: Vec<ToolSpec>,
+    pub runtime: Vec<RuntimeTool>,
     blocked: Vec<String>,
     mode: Mode,
 }
 
 impl Offer {
-    pub fn new(mode: Mode, blocked: &[String], runtime: Vec<ToolSpec>) -> Self {
+    pub fn new(mode: Mode, blocked: &[String], runtime: Vec<RuntimeTool>) -> Self {
         let is_blocked = |name: &str| blocked.iter().any(|b| b == name);
         Offer {
             builtin: Tool::ALL
@@ -243,7 +254,8 @@ impl Offer {
                 .collect(),
             runtime: runtime
                 .into_iter()
-                .filter(|spec| !is_blocked(&spec.name))
+                .filter(|tool| !is_blocked(&tool.spec.name))
+                .filter(|tool| tool.read_only || mode != Mode::Plan)
                 .collect(),
             blocked: blocked.to_vec(),
             mode,
@@ -259,13 +271,15 @@ impl Offer {
 
     pub fn specs(&self) -> Vec<ToolSpec> {
         let builtin = self.builtin.iter().map(|tool| tool.spec());
-        builtin.chain(self.runtime.iter().cloned()).collect()
+        builtin
+            .chain(self.runtime.iter().map(|tool| tool.spec.clone()))
+            .collect()
     }
 
     pub fn names(&self) -> Vec<String> {
         let builtin = self.builtin.iter().map(|tool| tool.name().to_owned());
         builtin
-            .chain(self.runtime.iter().map(|spec| spec.name.clone()))
+            .chain(self.runtime.iter().map(|tool| tool.spec.name.clone()))
             .collect()
     }
 
@@ -277,7 +291,7 @@ impl Offer {
             )));
         }
         let builtin = Tool::from_name(name).is_some_and(|tool| self.builtin.contains(&tool));
-        if builtin || self.runtime.iter().any(|spec| spec.name == name) {
+        if builtin || self.runtime.iter().any(|tool| tool.spec.name == name) {
             return Ok(());
         }
         Err(BadCall(format!(
@@ -296,6 +310,10 @@ impl Offer {
             None => Ok(Call::Runtime(RuntimeCall {
                 name: name.to_owned(),
                 arguments: arguments.clone(),
+                read_only: self
+                    .runtime
+                    .iter()
+                    .any(|tool| tool.spec.name == name && tool.read_only),
             })),
         }
     }

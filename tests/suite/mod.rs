@@ -14,6 +14,8 @@ mod launch;
 mod layout;
 mod login_env;
 mod loops;
+mod mcp;
+mod mcp_npm;
 mod model_errors;
 mod pty;
 mod ptyutil;

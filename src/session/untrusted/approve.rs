@@ -67,7 +67,7 @@ impl Default for UntrustedChecks {
 impl UntrustedChecks {
     pub fn new(config: UntrustedConfig) -> Result<Self, String> {
         for name in &config.ask_tools {
-            if Tool::from_name(name).is_none() {
+            if Tool::from_name(name).is_none() && !crate::mcp::names::is_mcp_name(name) {
                 return Err(format!(
                     "untrusted_content.ask_tools: unknown tool {name:?}"
                 ));

@@ -102,12 +102,16 @@ fn names_are_unique_and_each_parses_to_its_own_variant() {
 
 #[test]
 fn the_offer_follows_mode_blocking_and_runtime_tools() {
-    let runtime = ToolSpec {
-        name: "memory_read".to_owned(),
-        description: "from a server".to_owned(),
-        parameters: json!({"type": "object"}),
+    let runtime = |name: &str, read_only| RuntimeTool {
+        spec: ToolSpec {
+            name: name.to_owned(),
+            description: "from a server".to_owned(),
+            parameters: json!({"type": "object"}),
+        },
+        read_only,
     };
-    let plan = Offer::new(Mode::Plan, &["grep".to_owned()], vec![runtime.clone()]);
+    let tools = vec![runtime("memory_read", true), runtime("memory_write", false)];
+    let plan = Offer::new(Mode::Plan, &["grep".to_owned()], tools.clone());
     assert!(plan.builtin.contains(&Tool::WritePlan));
     assert!(!plan.builtin.contains(&Tool::WriteFile));
     assert!(!plan.names().contains(&"grep".to_owned()));
@@ -120,7 +124,20 @@ fn the_offer_follows_mode_blocking_and_runtime_tools() {
         matches!(unknown, Err(BadCall(ref why)) if why.contains("unknown tool") && why.contains("plan mode"))
     );
     let outside = plan.parse("memory_read", &json!({"key": 1}));
-    assert!(matches!(outside, Ok(Call::Runtime(ref call)) if call.name == "memory_read"));
+    assert!(
+        matches!(outside, Ok(Call::Runtime(ref call)) if call.name == "memory_read" && call.read_only)
+    );
+    assert!(
+        !plan.names().contains(&"memory_write".to_owned()),
+        "plan mode offers only the runtime tools that say they change nothing"
+    );
+    let normal = Offer::new(Mode::Normal, &["memory_read".to_owned()], tools);
+    assert_eq!(normal.runtime.len(), 1);
+    let writes = normal.parse("memory_write", &json!({}));
+    assert!(matches!(writes, Ok(Call::Runtime(ref call)) if !call.read_only));
+    assert!(
+        matches!(normal.parse("memory_read", &json!({})), Err(BadCall(ref why)) if why.contains("blocked"))
+    );
 
     let normal = Offer::new(Mode::Normal, &[], Vec::new());
     let call = normal.parse("exec", &json!({"command": "ls", "timeout_ms": 5}));

@@ -1,0 +1,305 @@
+//! One MCP server: its process, in a process group of its own; the
+//! protocol over its pipes (rmcp's client); what it last wrote on stderr;
+//! and how it ended. Every wait here has a deadline or gives way to the
+//! process's end, so a server that hangs or dies never hangs the session.
+
+use std::ffi::OsString;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
+    ProtocolVersion, Tool,
+};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
+use serde_json::Value;
+use tokio::io::AsyncReadExt;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use super::config::ServerSpec;
+use crate::tools::procs;
+
+/// How much of a server's stderr is kept for the messages about it.
+const STDERR_TAIL: usize = 4 * 1024;
+/// How much of it a message quotes.
+const STDERR_QUOTED: usize = 400;
+/// After the pipe closes, how long the process's exit status is waited
+/// for, so the message can say how it ended.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("cannot start `{command}`: {source}")]
+    Spawn {
+        command: String,
+        source: std::io::Error,
+    },
+    #[error("it did not list its tools within {} s (startup_timeout_sec){}", .after.as_secs_f64(), .stderr)]
+    Timeout { after: Duration, stderr: String },
+    #[error("{0}")]
+    Failed(String),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    #[error("it did not answer within {} s (tool_timeout_sec)", .0.as_secs_f64())]
+    Timeout(Duration),
+    /// The process ended, or closed its pipe: how, in words.
+    #[error("{0}")]
+    Crashed(String),
+    #[error("cancelled")]
+    Cancelled,
+    /// A protocol error (the server refused the call, or answered nonsense).
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// A server's process, spawned; the handshake comes next.
+pub struct Spawned {
+    stdout: tokio::process::ChildStdout,
+    stdin: tokio::process::ChildStdin,
+    process: Process,
+}
+
+/// The process side of a server, shared by its handshake, its calls and
+/// whoever may have to stop it before it answered.
+#[derive(Clone)]
+pub struct Process {
+    pid: i32,
+    /// How the process ended, once it has.
+    ended: watch::Receiver<Option<String>>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+/// A server that answered its handshake and listed its tools.
+pub struct Connection {
+    service: RunningService<RoleClient, ClientConfig>,
+    process: Process,
+    tool_timeout: Duration,
+}
+
+/// Starts the server's process: its own process group, the environment
+/// given, stdin and stdout for the protocol, stderr kept. Returns at
+/// once: the handshake is [`Spawned::connect`].
+pub fn spawn(spec: &ServerSpec, env: &[(OsString, OsString)]) -> Result<Spawned, StartError> {
+    let mut command = tokio::process::Command::new(&spec.command);
+    command
+        .args(&spec.args)
+        .current_dir(&spec.cwd)
+        .env_clear()
+        .envs(env.iter().map(|(name, value)| (name, value)))
+        // The agent's own would name another folder than the one it runs in.
+        .env("PWD", &spec.cwd)
+        .envs(&spec.env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own group, so that stopping it reaches what it started
+        // (`npx` runs the server as a child).
+        .process_group(0)
+        .kill_on_drop(true);
+    let spawn_error = |source| StartError::Spawn {
+        command: spec.command.clone(),
+        source,
+    };
+    let mut child = command.spawn().map_err(spawn_error)?;
+    let pipes = (child.stdout.take(), child.stdin.take(), child.stderr.take());
+    let (Some(stdout), Some(stdin), Some(mut stderr_pipe)) = pipes else {
+        return Err(spawn_error(std::io::Error::other(
+            "no pipes to the process",
+        )));
+    };
+    let Some(pid) = child.id().and_then(|pid| i32::try_from(pid).ok()) else {
+        return Err(spawn_error(std::io::Error::other("the process has no id")));
+    };
+    procs::add_service(pid);
+    let (ended_tx, ended) = watch::channel(None);
+    tokio::spawn(async move {
+        let how = match child.wait().await {
+            Ok(status) => describe(status),
+            Err(err) => format!("was lost track of ({err})"),
+        };
+        procs::remove_service(pid);
+        let _ = ended_tx.send(Some(how));
+    });
+    let stderr = Arc::new(Mutex::new(Vec::new()));
+    let kept = stderr.clone();
+    tokio::spawn(async move {
+        let mut buffer = [0u8; 4096];
+        while let Ok(read @ 1..) = stderr_pipe.read(&mut buffer).await {
+            let mut tail = kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            tail.extend_from_slice(&buffer[..read]);
+            let excess = tail.len().saturating_sub(STDERR_TAIL);
+            tail.drain(..excess);
+        }
+    });
+    Ok(Spawned {
+        stdout,
+        stdin,
+        process: Process { pid, ended, stderr },
+    })
+}
+
+fn describe(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(signal)) => format!("was killed by signal {signal}"),
+        (None, None) => "ended".to_owned(),
+    }
+}
+
+impl Spawned {
+    /// What stops the process, whatever becomes of the handshake.
+    pub fn process(&self) -> Process {
+        self.process.clone()
+    }
+
+    /// The handshake and the tool list, within `timeout`. On any failure
+    /// the process is stopped.
+    pub async fn connect(
+        self,
+        timeout: Duration,
+        tool_timeout: Duration,
+    ) -> Result<(Connection, Vec<Tool>), StartError> {
+        let process = self.process.clone();
+        let client = ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("agent", crate::VERSION),
+        )
+        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE);
+        let handshake = async {
+            let service = client
+                .serve((self.stdout, self.stdin))
+                .await
+                .map_err(|err| err.to_string())?;
+            let tools = service
+                .list_all_tools()
+                .await
+                .map_err(|err| format!("tools/list failed: {err}"))?;
+            Ok::<_, String>((service, tools))
+        };
+        let outcome = tokio::time::timeout(timeout, handshake).await;
+        let failure = match outcome {
+            Ok(Ok((service, tools))) => {
+                let connection = Connection {
+                    service,
+                    process,
+                    tool_timeout,
+                };
+                return Ok((connection, tools));
+            }
+            Ok(Err(why)) => match process.how_it_ended().await {
+                Some(how) => StartError::Failed(format!("it {how}{}", process.stderr_quote())),
+                None => StartError::Failed(format!("{why}{}", process.stderr_quote())),
+            },
+            Err(_) => StartError::Timeout {
+                after: timeout,
+                stderr: process.stderr_quote(),
+            },
+        };
+        process.kill();
+        Err(failure)
+    }
+}
+
+impl Process {
+    /// How the process ended, waiting [`EXIT_GRACE`] for it: a closed
+    /// pipe comes a moment before the exit status.
+    async fn how_it_ended(&self) -> Option<String> {
+        let mut ended = self.ended.clone();
+        let waited = tokio::time::timeout(EXIT_GRACE, ended.wait_for(Option::is_some)).await;
+        waited.ok()?.ok()?.clone()
+    }
+
+    pub fn ended(&self) -> Option<String> {
+        self.ended.borrow().clone()
+    }
+
+    /// `; stderr: ...` with the last lines the server wrote, or nothing.
+    fn stderr_quote(&self) -> String {
+        let tail = self
+            .stderr
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone();
+        let text = String::from_utf8_lossy(&tail);
+        let text = text.trim();
+        if text.is_empty() {
+            return String::new();
+        }
+        let start =
+            crate::tools::truncate::floor_boundary(text, text.len().saturating_sub(STDERR_QUOTED));
+        let start = text[start..]
+            .char_indices()
+            .next()
+            .map_or(start, |(offset, _)| start + offset);
+        format!("; its stderr ends: {}", text[start..].replace('\n', " | "))
+    }
+
+    /// Kills the process group and everything below the process, while
+    /// it has not been waited for (its pid cannot have been reused).
+    pub fn kill(&self) {
+        if self.ended().is_none()
+            && let Some(pid) = rustix::process::Pid::from_raw(self.pid)
+        {
+            procs::kill_tree(pid);
+        }
+    }
+}
+
+impl Connection {
+    /// How the server ended, if it has.
+    pub fn ended(&self) -> Option<String> {
+        self.process.ended()
+    }
+
+    pub fn stderr_quote(&self) -> String {
+        self.process.stderr_quote()
+    }
+
+    /// Calls `tool`, within the server's tool timeout; a cancel, the
+    /// timeout or the server's end stop the wait (the request is then
+    /// cancelled with the server).
+    pub async fn call(
+        &self,
+        tool: &str,
+        arguments: Value,
+        cancel: &CancellationToken,
+    ) -> Result<CallToolResult, CallError> {
+        if let Some(how) = self.ended() {
+            return Err(CallError::Crashed(how));
+        }
+        let mut params = CallToolRequestParams::new(tool.to_owned());
+        if let Value::Object(arguments) = arguments {
+            params = params.with_arguments(arguments);
+        }
+        let mut ended = self.process.ended.clone();
+        tokio::select! {
+            result = self.service.call_tool(params) => match result {
+                Ok(result) => Ok(result),
+                Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)) => {
+                    let how = self.process.how_it_ended().await;
+                    Err(CallError::Crashed(how.unwrap_or_else(|| "closed its connection".to_owned())))
+                }
+                Err(other) => Err(CallError::Failed(other.to_string())),
+            },
+            () = tokio::time::sleep(self.tool_timeout) => Err(CallError::Timeout(self.tool_timeout)),
+            how = ended.wait_for(Option::is_some) => Err(CallError::Crashed(
+                how.ok().and_then(|how| how.clone()).unwrap_or_else(|| "ended".to_owned()),
+            )),
+            () = cancel.cancelled() => Err(CallError::Cancelled),
+        }
+    }
+
+    /// Stops the server: the protocol task, then the process group and
+    /// everything below the process. Does not wait: the session's end
+    /// must not.
+    pub fn stop(&self) {
+        self.service.cancellation_token().cancel();
+        self.process.kill();
+    }
+}

@@ -1,0 +1,134 @@
+//! MCP with the real servers from npm (`@modelcontextprotocol/server-*`,
+//! installed by `npm ci --prefix tests/mcp-servers`, as `.ci/run` does):
+//! their tools listed in `session-start` and in the first model request,
+//! called, their answers framed, and nothing left running afterwards.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::TestEnv;
+use super::mcp::assert_nothing_left;
+use super::mock::{MockServer, Reply, openai};
+
+const NEEDS_NPM: &str = "needs the MCP servers from npm (npm ci --prefix tests/mcp-servers)";
+
+/// The installed server `mcp-server-NAME`.
+fn npm_server(name: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/mcp-servers/node_modules/.bin")
+        .join(format!("mcp-server-{name}"));
+    assert!(path.exists(), "{NEEDS_NPM}: no {}", path.display());
+    path
+}
+
+fn server_table(name: &str, args: &[&str], extra: &str) -> String {
+    format!(
+        "[mcp_servers.{name}]\ncommand = {}\nargs = {}\n{extra}\n",
+        json!(npm_server(name)),
+        json!(args)
+    )
+}
+
+fn output(result: &Value) -> &str {
+    result["output"].as_str().unwrap_or("")
+}
+
+#[test]
+#[ignore = "needs the MCP servers from npm (npm ci --prefix tests/mcp-servers): run by .ci/run"]
+fn everything_echo_is_offered_and_returns_its_input_framed() {
+    let server = MockServer::start(vec![
+        Reply::stream(openai::tool_turn(&[(
+            "c1",
+            "mcp__everything__echo",
+            json!({"message": "ping from the agent"}),
+        )])),
+        Reply::stream(openai::text_turn("done")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    env.add_config(&server_table("everything", &[], ""));
+    let run = env.run(&["--prompt", "echo something"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let listed = &run.one("session-start")["tools"];
+    assert!(
+        listed
+            .as_array()
+            .unwrap()
+            .contains(&json!("mcp__everything__echo")),
+        "{listed}"
+    );
+    let offered = server.requests()[0].offered_tools();
+    assert!(offered.contains(&"mcp__everything__echo".to_owned()));
+    assert!(offered.contains(&"mcp__everything__get-sum".to_owned()));
+    let result = run.one("tool-result");
+    assert_eq!(result["ok"], true);
+    let text = output(result);
+    assert!(
+        text.starts_with("<untrusted_content source=\"mcp\" origin=\"everything/echo\""),
+        "{text}"
+    );
+    assert!(text.contains("Echo: ping from the agent"), "{text}");
+    assert!(
+        run.of_type("error").is_empty(),
+        "{:?}",
+        run.of_type("error")
+    );
+    assert_nothing_left(env.root.path());
+}
+
+#[test]
+#[ignore = "needs the MCP servers from npm (npm ci --prefix tests/mcp-servers): run by .ci/run"]
+fn three_servers_side_by_side_and_a_write_reaches_the_checkpoint() {
+    let env = TestEnv::offline();
+    std::fs::write(env.work.join("notes.txt"), "the notes of the project\n").unwrap();
+    let work = env.work.display().to_string();
+    let memory = env.root.path().join("memory.jsonl").display().to_string();
+    env.add_config(&server_table("everything", &[], ""));
+    env.add_config(&server_table("filesystem", &[&work], ""));
+    env.add_config(&server_table(
+        "memory",
+        &[],
+        &format!("env = {{ MEMORY_FILE_PATH = {} }}", json!(memory)),
+    ));
+    let call = |name: &str, args: Value| json!({"name": name, "args": args});
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [
+            call("mcp__filesystem__read_text_file", json!({"path": format!("{work}/notes.txt")})),
+            call("mcp__memory__create_entities", json!({"entities": [
+                {"name": "agent", "entityType": "program", "observations": ["speaks MCP"]}
+            ]})),
+            call("mcp__everything__get-sum", json!({"a": 2, "b": 40})),
+        ]},
+        {"tool_calls": [
+            call("mcp__memory__read_graph", json!({})),
+            call("mcp__filesystem__write_file", json!({"path": format!("{work}/made.txt"), "content": "by mcp"})),
+        ]},
+        {"text": "done"}
+    ]}));
+    let run = env.run_script(&script, "go", &[]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.of_type("error").is_empty(),
+        "{:?}",
+        run.of_type("error")
+    );
+    let results = run.tool_results();
+    assert!(
+        results.iter().all(|result| result["ok"] == true),
+        "{results:?}"
+    );
+    assert!(output(results[0]).contains("the notes of the project"));
+    assert!(output(results[2]).contains("42"), "{}", output(results[2]));
+    assert!(
+        output(results[3]).contains("speaks MCP"),
+        "{}",
+        output(results[3])
+    );
+    assert_eq!(super::read(&env.work, "made.txt"), "by mcp");
+    // A server's tool may change the work dir: the checkpoint after it
+    // looks, and finds the new file.
+    let checkpoints = run.of_type("checkpoint-saved");
+    assert_eq!(checkpoints[2]["iteration"], 2);
+    assert_eq!(checkpoints[2]["files_changed"], 1, "{checkpoints:?}");
+    assert_nothing_left(env.root.path());
+}
