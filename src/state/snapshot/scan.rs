@@ -250,6 +250,11 @@ impl Snapshotter {
         let hash = root.hash.clone();
         self.last = Some(root);
         self.watch.end(sink, focus.is_none(), started, walk.links);
+        if focus.is_none()
+            && let Ok(took) = started.elapsed()
+        {
+            self.watch.after_full_scan(took);
+        }
         Ok(Outcome {
             hash,
             changed: walk.changed,

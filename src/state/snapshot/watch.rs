@@ -71,6 +71,10 @@ use super::scan::{Focus, Links, RACY_WINDOW, RULE_NAMES};
 /// Bytes read from the queue at a time (an event is 16 bytes and a name).
 const READ_BYTES: usize = 64 * 1024;
 
+/// A work dir whose full scan takes this long or longer is watched (see
+/// [`Watcher::after_full_scan`]).
+const WATCH_AFTER: Duration = Duration::from_millis(5);
+
 /// What the scan after a command must look at.
 #[derive(Debug)]
 pub(super) enum Look {
@@ -104,6 +108,12 @@ fn watched_events() -> WatchFlags {
 pub(super) struct Watcher {
     /// Off: every look is everywhere and no folder is watched.
     on: bool,
+    /// The last full scan took less than [`WATCH_AFTER`]: the watches
+    /// cost more than the scans they save, and there are none.
+    small: bool,
+    /// Watching was asked for ([`Self::set_on`]): kept whatever the scans
+    /// take.
+    forced: bool,
     /// Made at the first scan.
     fd: Option<Arc<OwnedFd>>,
     /// The watched folders (paths relative to the work dir, `""` for it),
@@ -135,6 +145,8 @@ impl Watcher {
     pub(super) fn new() -> Self {
         Watcher {
             on: true,
+            small: false,
+            forced: false,
             fd: None,
             folders: HashMap::new(),
             wds: BTreeMap::new(),
@@ -153,6 +165,32 @@ impl Watcher {
             self.turn_off();
         }
         self.on = on;
+        self.forced = on;
+        self.small = false;
+    }
+
+    /// After a full scan that took `took`: a tree that scans whole faster
+    /// than [`WATCH_AFTER`] is cheaper scanned than watched. Closing an
+    /// inotify instance that held watches waits for the kernel's SRCU
+    /// grace period (8 to 16 ms measured), which a process would pay at
+    /// its exit, after its last event; here it is paid on a thread of its
+    /// own, now. A tree that grows is watched again from the full scan
+    /// after the one that found it slow.
+    pub(super) fn after_full_scan(&mut self, took: Duration) {
+        self.small = !self.forced && took < WATCH_AFTER;
+        if !self.small {
+            return;
+        }
+        if let Some(fd) = self.fd.take() {
+            let _ = std::thread::Builder::new()
+                .name("inotify-close".to_owned())
+                .spawn(move || drop(fd));
+        }
+        self.folders.clear();
+        self.wds.clear();
+        self.changed = Changed::default();
+        self.linked.clear();
+        self.rules.clear();
     }
 
     fn turn_off(&mut self) {
@@ -170,7 +208,7 @@ impl Watcher {
     /// full scan, which sees it), and the work dir is watched. The sink is
     /// for the walk; `None` when nothing is watched.
     pub(super) fn begin(&mut self, root: &Path, full: bool) -> Option<Sink> {
-        if !self.on {
+        if !self.on || self.small {
             return None;
         }
         let fd = match &self.fd {

@@ -8,7 +8,7 @@ use rustix::io::Errno;
 
 use super::super::Snapshotter;
 use super::super::scan::Outcome;
-use super::Look;
+use super::{Look, WATCH_AFTER};
 
 /// A work dir in a temp folder, scanned once, and a snapshotter over it.
 struct Fixture {
@@ -49,6 +49,9 @@ impl Fixture {
                 .unwrap();
         }
         let mut snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
+        // Watched whatever the scan took: these trees scan in less than
+        // the watches cost (see `a_tree_that_scans_fast_is_not_watched`).
+        snap.set_watching(true);
         snap.scan_tree(None).unwrap();
         Fixture { root, work, snap }
     }
@@ -412,4 +415,28 @@ fn relative(root: &Path, path: &Path) -> String {
         .to_str()
         .unwrap()
         .to_owned()
+}
+
+/// A tree that scans whole faster than an inotify instance closes is not
+/// watched (its instance is closed on a thread after the first scan)
+/// unless watching was asked for.
+#[test]
+fn a_tree_that_scans_fast_is_not_watched() {
+    let root = tempfile::tempdir().unwrap();
+    let work = root.path().join("work");
+    std::fs::create_dir_all(work.join("a")).unwrap();
+    std::fs::write(work.join("a/f.txt"), "x").unwrap();
+    let mut snap = Snapshotter::new(&work, &root.path().join("objects"), 1024);
+    snap.scan_tree(None).unwrap();
+    assert!(
+        snap.watch.fd.is_none(),
+        "no inotify instance for a small tree"
+    );
+    snap.scan_changed().unwrap();
+    assert!(snap.watch.fd.is_none());
+    snap.set_watching(true);
+    snap.scan_changed().unwrap();
+    assert!(snap.watch.fd.is_some(), "watched when asked");
+    snap.watch.after_full_scan(WATCH_AFTER / 2);
+    assert!(snap.watch.fd.is_some(), "asked for: kept");
 }
