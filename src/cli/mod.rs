@@ -256,15 +256,9 @@ pub fn main() -> ExitCode {
         token_hidden: hidden_env::environ_is_clean(&secret_names) && hidden_env::forbid_dumps(),
         subreaper: tools::procs::become_subreaper(),
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime() {
         Ok(runtime) => runtime,
-        Err(err) => {
-            crate::diag!("agent: error: cannot start the async runtime: {err}");
-            return ExitCode::from(start::MACHINE_EXIT);
-        }
+        Err(code) => return code,
     };
     let prepared = match start::resolve(cli, file_config, &runtime)
         .and_then(|resolved| start::open(resolved, guards))
@@ -346,6 +340,17 @@ async fn run(prepared: start::Prepared) -> u8 {
     dispatcher.abort();
     let _ = std::fs::remove_file(&socket);
     reason.exit_code()
+}
+
+/// The async runtime the agent and its subcommands run on: one thread.
+fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|err| {
+            crate::diag!("agent: error: cannot start the async runtime: {err}");
+            ExitCode::from(start::MACHINE_EXIT)
+        })
 }
 
 #[cfg(test)]

@@ -45,15 +45,9 @@ pub fn run(command: SkillsCommand, config_path: Option<&Path>) -> ExitCode {
 }
 
 fn install_one(request: Request, config: &Config, user_dir: PathBuf) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match super::runtime() {
         Ok(runtime) => runtime,
-        Err(err) => {
-            crate::diag!("agent: error: cannot start the async runtime: {err}");
-            return ExitCode::from(MACHINE_EXIT);
-        }
+        Err(code) => return code,
     };
     let settings = install::Settings {
         user_dir,

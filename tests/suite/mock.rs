@@ -83,6 +83,13 @@ pub struct MockServer {
 }
 
 impl MockServer {
+    /// The server's address with `localhost` as its name (which tests
+    /// allow through `[web_fetch] allow_hosts`) and `path` after it.
+    pub fn localhost_url(&self, path: &str) -> String {
+        let port = self.url.rsplit(':').next().unwrap().trim_end_matches("/v1");
+        format!("http://localhost:{port}{path}")
+    }
+
     pub fn start(replies: Vec<Reply>) -> MockServer {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}/v1", listener.local_addr().unwrap());

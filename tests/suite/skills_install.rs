@@ -31,17 +31,6 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The server's address under the name `localhost`, which the tests allow.
-fn local(server: &MockServer, path: &str) -> String {
-    let port = server
-        .url
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .trim_end_matches("/v1");
-    format!("http://localhost:{port}{path}")
-}
-
 fn allowing_localhost() -> TestEnv {
     let env = TestEnv::offline();
     env.add_config("[web_fetch]\nallow_hosts = [\"localhost\"]\n");
@@ -101,7 +90,7 @@ fn a_skill_md_url_installs_is_listed_and_reaches_a_session() {
         serve(SKILL.as_bytes(), "text/markdown"),
     ]);
     let env = allowing_localhost();
-    let url = local(&server, "/skills/pdf/SKILL.md");
+    let url = server.localhost_url("/skills/pdf/SKILL.md");
     let out = install(
         &env,
         &[&url, "--sha256", &sha256(SKILL.as_bytes()).to_uppercase()],
@@ -157,7 +146,7 @@ fn a_github_shorthand_takes_main_then_master() {
     let env = allowing_localhost();
     env.add_config(&format!(
         "[skills]\ngithub_raw_base = \"{}\"\n",
-        local(&server, "")
+        server.localhost_url("")
     ));
     let out = install(&env, &["acme/tools#skills/pdf"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -182,7 +171,7 @@ fn a_github_shorthand_takes_main_then_master() {
     let env = allowing_localhost();
     env.add_config(&format!(
         "[skills]\ngithub_raw_base = \"{}\"\n",
-        local(&missing, "")
+        missing.localhost_url("")
     ));
     let out = install(&env, &["acme/tools"]);
     assert_eq!(out.status.code(), Some(1));
@@ -212,7 +201,7 @@ fn a_zip_url_installs_the_skill_folder_with_its_files() {
     ]);
     let server = MockServer::start(vec![serve(&archive, "application/zip")]);
     let env = allowing_localhost();
-    let url = local(&server, "/archive/main.zip#skills/pdf");
+    let url = server.localhost_url("/archive/main.zip#skills/pdf");
     let out = install(&env, &[&url, "--sha256", &sha256(&archive)]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("installed the skill pdf (2 files)"));
@@ -259,7 +248,7 @@ fn dangerous_archive_entries_refuse_the_install_and_write_nothing() {
     ] {
         let server = MockServer::start(vec![serve(&archive, "application/zip")]);
         let env = allowing_localhost();
-        let out = install(&env, &[&local(&server, "/skill.zip")]);
+        let out = install(&env, &[&server.localhost_url("/skill.zip")]);
         assert_eq!(out.status.code(), Some(1), "{reason}");
         assert!(text(&out.stderr).contains(reason), "{}", text(&out.stderr));
         nothing_installed(&env);
@@ -279,7 +268,7 @@ fn private_addresses_are_refused_without_the_allow_list_and_behind_redirects() {
             format!("{}/SKILL.md", server.url.trim_end_matches("/v1")),
             "127.0.0.1 is a private, loopback",
         ),
-        (local(&server, "/SKILL.md"), "localhost resolves to "),
+        (server.localhost_url("/SKILL.md"), "localhost resolves to "),
         (
             "http://169.254.169.254/latest/SKILL.md".to_owned(),
             "169.254.169.254 is a private",
@@ -309,7 +298,7 @@ fn private_addresses_are_refused_without_the_allow_list_and_behind_redirects() {
         body: String::new(),
     }]);
     let env = allowing_localhost();
-    let out = install(&env, &[&local(&redirecting, "/SKILL.md")]);
+    let out = install(&env, &[&redirecting.localhost_url("/SKILL.md")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("redirect refused"),
@@ -325,7 +314,10 @@ fn a_sha256_mismatch_installs_nothing() {
     let server = MockServer::start(vec![serve(SKILL.as_bytes(), "text/markdown")]);
     let env = allowing_localhost();
     let wrong = "0".repeat(64);
-    let out = install(&env, &[&local(&server, "/SKILL.md"), "--sha256", &wrong]);
+    let out = install(
+        &env,
+        &[&server.localhost_url("/SKILL.md"), "--sha256", &wrong],
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(
@@ -334,7 +326,10 @@ fn a_sha256_mismatch_installs_nothing() {
     );
     nothing_installed(&env);
 
-    let malformed = install(&env, &[&local(&server, "/SKILL.md"), "--sha256", "abc"]);
+    let malformed = install(
+        &env,
+        &[&server.localhost_url("/SKILL.md"), "--sha256", "abc"],
+    );
     assert_eq!(malformed.status.code(), Some(2));
     assert!(text(&malformed.stderr).contains("not 64 hex digits"));
     let not_a_source = install(&env, &["just-a-word"]);

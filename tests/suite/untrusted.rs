@@ -24,17 +24,6 @@ fn page_server() -> MockServer {
     }])
 }
 
-/// The page's address by the name the config allows.
-fn page_url(server: &MockServer) -> String {
-    let port = server
-        .url
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .trim_end_matches("/v1");
-    format!("http://localhost:{port}/notes")
-}
-
 fn allow_localhost(env: &TestEnv) {
     env.add_config("[web_fetch]\nallow_hosts = [\"localhost\"]\n");
 }
@@ -65,7 +54,7 @@ fn a_flagged_page_is_framed_once_and_taints_until_the_next_user_message() {
         Reply::stream(openai::tool_turn(&[(
             "f1",
             "web_fetch",
-            json!({"url": page_url(&page)}),
+            json!({"url": page.localhost_url("/notes")}),
         )])),
         Reply::stream(openai::tool_turn(&[(
             "x1",
@@ -171,7 +160,12 @@ fn unattended_the_command_after_a_flagged_page_is_refused_with_the_reason() {
     let page = page_server();
     let env = TestEnv::offline();
     allow_localhost(&env);
-    let run = fetch_then_run(&env, &page_url(&page), "touch pwned.txt", &["--unattended"]);
+    let run = fetch_then_run(
+        &env,
+        &page.localhost_url("/notes"),
+        "touch pwned.txt",
+        &["--unattended"],
+    );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.of_type("hitl-request").is_empty());
     let refused = result_of(&run, "x1");
@@ -195,7 +189,12 @@ fn a_read_only_command_still_runs_and_approvals_can_be_turned_off() {
     let env = TestEnv::offline();
     allow_localhost(&env);
     std::fs::write(env.work.join("notes.txt"), "local notes\n").unwrap();
-    let run = fetch_then_run(&env, &page_url(&page), "cat notes.txt", &["--unattended"]);
+    let run = fetch_then_run(
+        &env,
+        &page.localhost_url("/notes"),
+        "cat notes.txt",
+        &["--unattended"],
+    );
     assert_eq!(
         result_of(&run, "x1")["ok"],
         true,
@@ -207,7 +206,12 @@ fn a_read_only_command_still_runs_and_approvals_can_be_turned_off() {
     let env = TestEnv::offline();
     allow_localhost(&env);
     env.add_config("[untrusted_content]\napprovals = false\n");
-    let run = fetch_then_run(&env, &page_url(&page), "touch pwned.txt", &["--unattended"]);
+    let run = fetch_then_run(
+        &env,
+        &page.localhost_url("/notes"),
+        "touch pwned.txt",
+        &["--unattended"],
+    );
     assert!(!rules(result_of(&run, "f1")).is_empty());
     assert_eq!(result_of(&run, "x1")["ok"], true);
     assert!(env.work.join("pwned.txt").exists());
@@ -289,7 +293,7 @@ fn flags_show_in_the_text_rendering() {
     let env = TestEnv::offline();
     allow_localhost(&env);
     let script = env.script(json!({"turns": [
-        {"tool_calls": [{"name": "web_fetch", "id": "f1", "args": {"url": page_url(&page)}}]},
+        {"tool_calls": [{"name": "web_fetch", "id": "f1", "args": {"url": page.localhost_url("/notes")}}]},
         {"text": "done"}
     ]}));
     let output = env

@@ -14,17 +14,6 @@ fn fetch(env: &TestEnv, urls: &[String]) -> super::Finished {
     env.run_calls(json!(calls), &[])
 }
 
-/// The mock's address with `localhost` as its name, which the config allows.
-fn local_url(server: &MockServer, path: &str) -> String {
-    let port = server
-        .url
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .trim_end_matches("/v1");
-    format!("http://localhost:{port}{path}")
-}
-
 fn allow_localhost(env: &TestEnv) {
     env.add_config("[web_fetch]\nallow_hosts = [\"localhost\"]\n");
 }
@@ -39,7 +28,7 @@ fn html_page_comes_back_as_marked_text() {
     }]);
     let env = TestEnv::offline();
     allow_localhost(&env);
-    let run = fetch(&env, &[local_url(&server, "/notes")]);
+    let run = fetch(&env, &[server.localhost_url("/notes")]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let result = run.one("tool-result");
     assert_eq!(result["ok"], true, "{result}");
@@ -74,7 +63,7 @@ fn loopback_and_metadata_addresses_are_refused_without_a_request() {
         &env,
         &[
             server.url.clone(),
-            local_url(&server, "/"),
+            server.localhost_url("/"),
             "http://169.254.169.254/latest/meta-data/".to_owned(),
             "http://[::1]:9/".to_owned(),
             "file:///etc/passwd".to_owned(),
@@ -117,7 +106,7 @@ fn redirect_to_a_loopback_address_is_refused() {
     }]);
     let env = TestEnv::offline();
     allow_localhost(&env);
-    let run = fetch(&env, &[local_url(&server, "/start")]);
+    let run = fetch(&env, &[server.localhost_url("/start")]);
     let result = run.one("tool-result");
     assert_eq!(result["ok"], false);
     let output = result["output"].as_str().unwrap();
@@ -143,7 +132,7 @@ fn large_pages_are_cut_at_the_size_cap() {
         Reply::stream(openai::tool_turn(&[(
             "f",
             "web_fetch",
-            json!({"url": local_url(&page, "/big.txt")}),
+            json!({"url": page.localhost_url("/big.txt")}),
         )])),
         Reply::stream(openai::text_turn("ok")),
     ]);
@@ -284,14 +273,8 @@ fn a_private_proxy_is_used_and_its_redirects_are_checked() {
         },
         Reply::status(200, "internal secret"),
     ]);
-    let port = proxy
-        .url
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .trim_end_matches("/v1");
     // By name, so the proxy's own address goes through the resolver.
-    let proxy_url = format!("http://localhost:{port}");
+    let proxy_url = proxy.localhost_url("");
     let env = TestEnv::offline();
     env.add_config("[web_fetch]\nallow_hosts = [\"docs.internal.test\"]\n");
     let run = fetch_through_proxy(
@@ -402,7 +385,7 @@ fn a_deeply_nested_page_comes_back_without_holding_the_session() {
     }]);
     let env = TestEnv::offline();
     allow_localhost(&env);
-    let run = fetch(&env, &[local_url(&server, "/deep")]);
+    let run = fetch(&env, &[server.localhost_url("/deep")]);
     assert_eq!(run.exit_reason(), "completed");
     let output = run.one("tool-result")["output"]
         .as_str()
