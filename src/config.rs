@@ -256,6 +256,7 @@ impl Config {
         crate::session::checks::Checks::new(self.approval.clone(), false)?;
         crate::session::untrusted::UntrustedChecks::new(self.untrusted_content.clone())?;
         self.skills.validate()?;
+        self.mcp.validate()?;
         for (name, server) in &self.mcp_servers {
             server.validate(name)?;
         }
@@ -285,7 +286,8 @@ impl Config {
     }
 }
 
-fn default_path() -> Option<PathBuf> {
+/// Where the config file is when `--config` does not say.
+pub fn default_path() -> Option<PathBuf> {
     Some(config_dir()?.join("config.toml"))
 }
 

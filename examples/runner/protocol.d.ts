@@ -9,6 +9,7 @@
  */
 export type Event =
   | SessionStartEvent
+  | ToolsChangedEvent
   | TextDeltaEvent
   | ReasoningDeltaEvent
   | ActivityEvent
@@ -58,6 +59,21 @@ export interface SessionStartEvent {
    * journal can be read against the table that raised it.
    */
   untrusted_rules: number;
+}
+
+/**
+ * The tools offered changed since `session-start` or the last
+ * `tools-changed` (an MCP server came, went or was restarted, the
+ * mode changed, the MCP gate let more tools in): the whole list, and
+ * what came and went. Written before the model call that offers it.
+ */
+export interface ToolsChangedEvent {
+  type: "tools-changed";
+  _seq: Seq;
+  ts: Timestamp;
+  tools: string[];
+  added: string[];
+  removed: string[];
 }
 
 export interface TextDeltaEvent {
@@ -376,7 +392,8 @@ export type ErrorCode =
   | "mcp-server-failed"
   | "mcp-server-timeout"
   | "mcp-server-crashed"
-  | "mcp-call-timeout";
+  | "mcp-call-timeout"
+  | "mcp-config-invalid";
 
 export type ExitReason =
   | "completed"

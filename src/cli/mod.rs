@@ -335,7 +335,11 @@ async fn run(prepared: start::Prepared) -> u8 {
     // Started before the session is made, so the servers boot while it
     // sets up; it waits for their tool lists before `session-start`.
     let mcp = crate::mcp::McpManager::start(prepared.mcp_servers, prepared.mcp_env);
-    let session = Session::new(prepared.config, prepared.model, events, control).with_mcp(mcp);
+    let session = Session::new(prepared.config, prepared.model, events, control).with_mcp(
+        mcp,
+        Some(prepared.mcp_reload),
+        prepared.mcp_gate,
+    );
     let reason = session.run().await;
     dispatcher.abort();
     let _ = std::fs::remove_file(&socket);

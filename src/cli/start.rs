@@ -87,6 +87,7 @@ pub struct Resolved {
     retention: Retention,
     config: Config,
     mcp_servers: Vec<crate::mcp::ServerSpec>,
+    mcp_reload: crate::mcp::reload::Reloader,
 }
 
 enum ModelSource {
@@ -113,6 +114,9 @@ pub struct Prepared {
     pub mcp_servers: Vec<crate::mcp::ServerSpec>,
     /// What every MCP server's environment starts from.
     pub mcp_env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    /// Sees the servers' definitions change mid-session.
+    pub mcp_reload: crate::mcp::reload::Reloader,
+    pub mcp_gate: crate::session::gating::Gate,
 }
 
 /// Phase one: checks everything and changes nothing on disk. The checks
@@ -153,6 +157,17 @@ pub fn resolve(
     let checks = Checks::new(config.approval.clone(), cli.unattended)
         .and_then(|checks| checks.with_untrusted(config.untrusted_content.clone()))
         .map_err(usage)?;
+    let config_file = match &cli.config {
+        Some(path) => Some((path.clone(), true)),
+        None => crate::config::default_path().map(|path| (path, false)),
+    };
+    let mcp_reload = crate::mcp::reload::Reloader::new(
+        config_file,
+        cli.mcp_config.clone(),
+        work_dir.clone(),
+        mcp_tables,
+        hidden_env::var,
+    );
     let mcp_sources = crate::mcp::config::Sources {
         config: &config.mcp_servers,
         mcp: &config.mcp,
@@ -183,7 +198,24 @@ pub fn resolve(
         retention,
         config,
         mcp_servers,
+        mcp_reload,
     })
+}
+
+/// What a config file's text defines of the MCP servers, after every check
+/// the file gets at start-up: a reload applies only these tables (the
+/// others take effect in the next session), but a typo anywhere is still
+/// an error.
+fn mcp_tables(
+    text: &str,
+) -> Result<
+    (
+        crate::mcp::config::McpConfig,
+        crate::mcp::reload::ServerTables,
+    ),
+    String,
+> {
+    Config::parse(text).map(|config| (config.mcp, config.mcp_servers))
 }
 
 /// `--max-iterations` and `--blocked-tools`.
@@ -461,6 +493,11 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
         secrets,
         mcp_servers: resolved.mcp_servers,
         mcp_env,
+        mcp_reload: resolved.mcp_reload,
+        mcp_gate: crate::session::gating::Gate {
+            above: config.mcp.gate_above,
+            offered: config.mcp.offered,
+        },
     })
 }
 

@@ -23,11 +23,35 @@ const MAX_TOOL_TIMEOUT_SEC: f64 = 86_400.0;
 const MAX_SERVER_NAME: usize = 48;
 
 /// `[mcp]` in the config file.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct McpConfig {
     /// Read the work dir's `.mcp.json` too.
     pub load_project_file: bool,
+    /// Above this many server tools, a request offers only the most
+    /// relevant ones (`session/gating.rs`).
+    pub gate_above: usize,
+    /// How many a gated request offers, besides those offered before.
+    pub offered: usize,
+}
+
+impl Default for McpConfig {
+    fn default() -> Self {
+        McpConfig {
+            load_project_file: false,
+            gate_above: 20,
+            offered: 10,
+        }
+    }
+}
+
+impl McpConfig {
+    pub fn validate(&self) -> Result<(), String> {
+        if self.offered == 0 {
+            return Err("mcp.offered must be at least 1".to_owned());
+        }
+        Ok(())
+    }
 }
 
 /// `[mcp_servers.NAME]` in the config file.
@@ -410,6 +434,7 @@ mod tests {
         assert_eq!(specs[0].startup_timeout, Duration::from_secs(30));
         let with = McpConfig {
             load_project_file: true,
+            ..McpConfig::default()
         };
         let specs = collect(&sources(&with), &env).unwrap();
         let commands: Vec<_> = specs.iter().map(|s| s.command.as_str()).collect();

@@ -130,6 +130,39 @@ impl McpManager {
         self.servers.insert(spec.name.clone(), server);
     }
 
+    /// Makes the running set what `specs` define: a server no longer
+    /// defined is stopped, a new one started, one defined differently
+    /// started again with its new definition (also when it had failed or
+    /// ended: a reload is how a broken server is mended), and one defined
+    /// as before left alone, whatever its state. Returns the names started.
+    pub fn apply(&mut self, specs: Vec<ServerSpec>) -> Vec<String> {
+        let wanted: BTreeMap<String, ServerSpec> = specs
+            .into_iter()
+            .map(|spec| (spec.name.clone(), spec))
+            .collect();
+        let gone: Vec<String> = self
+            .servers
+            .keys()
+            .filter(|name| !wanted.contains_key(*name))
+            .cloned()
+            .collect();
+        for name in gone {
+            self.remove(&name);
+        }
+        let mut started = Vec::new();
+        for (name, spec) in wanted {
+            let same = self
+                .servers
+                .get(&name)
+                .is_some_and(|server| *server.spec == spec);
+            if !same {
+                self.add(spec);
+                started.push(name);
+            }
+        }
+        started
+    }
+
     /// Stops a server and forgets it and its tools.
     pub fn remove(&mut self, name: &str) {
         if let Some(server) = self.servers.remove(name) {

@@ -3,13 +3,14 @@
 //! Protocol, through the official Rust SDK `rmcp`). `config` says which
 //! servers there are, `client` runs one, `manager` runs the set and routes
 //! calls, `names` names their tools, `content` turns their answers into
-//! text. The session uses this module; nothing here knows the session.
+//! text, `reload` sees their definitions change. The session uses this module; nothing here knows the session.
 
 pub mod client;
 pub mod config;
 pub mod content;
 pub mod manager;
 pub mod names;
+pub mod reload;
 
 use std::ffi::OsString;
 

@@ -39,6 +39,15 @@ pub enum Event {
         #[serde(default)]
         untrusted_rules: u32,
     },
+    /// The tools offered changed since `session-start` or the last
+    /// `tools-changed` (an MCP server came, went or was restarted, the
+    /// mode changed, the MCP gate let more tools in): the whole list, and
+    /// what came and went. Written before the model call that offers it.
+    ToolsChanged {
+        tools: Vec<String>,
+        added: Vec<String>,
+        removed: Vec<String>,
+    },
     TextDelta {
         delta: String,
         iteration: u32,
@@ -244,6 +253,9 @@ pub enum ErrorCode {
     McpServerTimeout,
     McpServerCrashed,
     McpCallTimeout,
+    // The files that define the MCP servers changed and cannot be used
+    // (not valid, unreadable); the running servers are kept.
+    McpConfigInvalid,
 }
 
 /// Which of the contract's promises about commands the kernel keeps in

@@ -69,6 +69,7 @@ impl TextRenderer {
 fn describe(event: &Event) -> Option<String> {
     match event {
         Event::SessionStart { .. }
+        | Event::ToolsChanged { .. }
         | Event::UsageUpdate { .. }
         | Event::CommandAck { .. }
         | Event::Error { .. }
@@ -111,6 +112,16 @@ fn session_line(event: &Event) -> Option<String> {
             mode,
             tools.join(", ")
         ),
+        Event::ToolsChanged { added, removed, .. } => {
+            let mut parts = Vec::new();
+            if !added.is_empty() {
+                parts.push(format!("+ {}", added.join(", ")));
+            }
+            if !removed.is_empty() {
+                parts.push(format!("- {}", removed.join(", ")));
+            }
+            format!("   tools changed: {}", parts.join("; "))
+        }
         Event::UsageUpdate {
             input_tokens,
             output_tokens,

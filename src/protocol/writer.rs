@@ -95,6 +95,7 @@ impl StreamKey {
                 delta,
             )),
             Event::SessionStart { .. }
+            | Event::ToolsChanged { .. }
             | Event::Activity { .. }
             | Event::ToolCallStart { .. }
             | Event::FileComplete { .. }
@@ -334,6 +335,7 @@ fn shows_work_dir_content(event: &Event) -> bool {
     match event {
         Event::ExecLog { .. } | Event::ToolResult { .. } | Event::FileComplete { .. } => true,
         Event::SessionStart { .. }
+        | Event::ToolsChanged { .. }
         | Event::TextDelta { .. }
         | Event::ReasoningDelta { .. }
         | Event::Activity { .. }

@@ -127,6 +127,12 @@ pub struct Session {
     skill_problems: Vec<crate::skills::discover::Problem>,
     /// The MCP servers and their tools (`mcp.rs`).
     mcp: crate::mcp::McpManager,
+    /// Sees the servers' definitions change (`None`: no reload).
+    mcp_reload: Option<crate::mcp::reload::Reloader>,
+    mcp_gate: gating::Gate,
+    /// The tool names the front end was last told of (`session-start`,
+    /// `tools-changed`).
+    announced: Vec<String>,
 }
 
 /// What running one tool call led to.
@@ -168,6 +174,9 @@ impl Session {
             skills: Arc::new(skills),
             skill_problems,
             mcp: crate::mcp::McpManager::default(),
+            mcp_reload: None,
+            mcp_gate: gating::Gate::default(),
+            announced: Vec::new(),
         };
         session.refresh_tools();
         session
@@ -180,10 +189,11 @@ impl Session {
             &self.config.blocked_tools,
             self.mcp.tools(),
         );
-        self.offer = match self.skills.is_empty() {
+        let offer = match self.skills.is_empty() {
             true => offer.without(tools::Tool::Skill),
             false => offer,
         };
+        self.offer = self.gate_mcp_tools(offer);
         self.specs = self.offer.specs();
     }
 
@@ -197,19 +207,7 @@ impl Session {
             .map(|point| self.resume(&point.manifest).map(|()| point));
         // `session-start` lists the servers' tools: the one wait before it.
         self.await_mcp().await;
-        self.events.emit(Event::SessionStart {
-            session_id: self.config.session_id.clone(),
-            model: self.config.model_alias.clone(),
-            mode: self.state.progress.mode,
-            version: self.config.version.clone(),
-            protocol: PROTOCOL_VERSION,
-            work_dir: self.config.work_dir.display().to_string(),
-            tools: self.offer.names(),
-            resumed: resumed.is_some(),
-            sandbox: self.config.sandbox.clone(),
-            redaction_rules: crate::protocol::redact::RULES_VERSION,
-            untrusted_rules: crate::session::untrusted::RULES_VERSION,
-        });
+        self.emit_session_start(resumed.is_some());
         self.control.session_started();
         // Lines that came while the servers started are acknowledged now,
         // before anything else is written.
@@ -290,6 +288,24 @@ impl Session {
         self.end(started, reason)
     }
 
+    /// `session-start`, listing the tools as the front end now knows them.
+    fn emit_session_start(&mut self, resumed: bool) {
+        let tools = self.announce();
+        self.events.emit(Event::SessionStart {
+            session_id: self.config.session_id.clone(),
+            model: self.config.model_alias.clone(),
+            mode: self.state.progress.mode,
+            version: self.config.version.clone(),
+            protocol: PROTOCOL_VERSION,
+            work_dir: self.config.work_dir.display().to_string(),
+            tools,
+            resumed,
+            sandbox: self.config.sandbox.clone(),
+            redaction_rules: crate::protocol::redact::RULES_VERSION,
+            untrusted_rules: crate::session::untrusted::RULES_VERSION,
+        });
+    }
+
     fn end(&self, started: Instant, reason: ExitReason) -> ExitReason {
         // Nothing a command started outlives the session: background jobs,
         // `setsid` and `nohup` children included (the agent is their
@@ -336,6 +352,9 @@ impl Session {
                 self.add_user_message(text, MessageSource::Inject, Vec::new());
             }
             self.report_mcp();
+            self.reload_mcp().await;
+            self.refresh_tools();
+            self.announce_tools();
             tokio::select! {
                 () = self.compact_if_needed() => {}
                 () = cancel.cancelled() => return ExitReason::Cancelled,
@@ -509,6 +528,7 @@ impl Session {
         let loop_args = loops::loop_args(&parsed, raw_arguments);
         let checked = self.loop_check(name, &loop_args);
         let ran = checked.is_ok();
+        self.let_in_held_back(name);
         // An unknown or blocked tool is the better answer than the JSON
         // of its arguments.
         let call = self.offer.admit(name).and_then(|()| match &parsed {
@@ -560,6 +580,7 @@ impl Session {
             Call::TodoWrite(args) => Step::Done(self.write_todos(args)),
             Call::AskUser(args) => Step::Done(self.ask_user(id, args).await),
             Call::WritePlan(args) => self.submit_plan(id, args.plan).await,
+            Call::ToolSearch(args) => Step::Done(self.search_tools(&args)),
             Call::Runtime(call) => Step::Done(self.call_mcp(call).await),
             call => {
                 let ctx = ToolContext {

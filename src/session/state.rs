@@ -39,6 +39,9 @@ pub struct Progress {
     /// A flagged third-party result since the last user message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub taint: Option<super::untrusted::Taint>,
+    /// The MCP tools a gated offer has held (`mcp.rs`): they stay offered.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub mcp_offered: std::collections::BTreeSet<String>,
 }
 
 #[derive(Debug)]
@@ -62,6 +65,7 @@ impl SessionState {
                 secret_placeholders: Placeholders::default(),
                 instructions: Vec::new(),
                 taint: None,
+                mcp_offered: Default::default(),
             },
             iterations: 0,
         }

@@ -13,6 +13,7 @@ mod report;
 pub mod sandbox;
 pub mod search;
 pub mod skill;
+pub mod tool_search;
 pub mod truncate;
 pub mod untrusted;
 pub mod web;
@@ -103,12 +104,14 @@ pub async fn run(call: Call, ctx: &ToolContext) -> ToolOutput {
         Call::WebFetch(args) => web::fetch(args, ctx).await,
         Call::Skill(args) => skill::run(args, ctx).await,
         // The session runs these itself (see `ToolDef::IN_SESSION`).
-        Call::TodoWrite(_) | Call::AskUser(_) | Call::WritePlan(_) | Call::Runtime(_) => {
-            ToolOutput::fail(format!(
-                "internal error: {} is run by the session, not the tool registry",
-                call.name()
-            ))
-        }
+        Call::TodoWrite(_)
+        | Call::AskUser(_)
+        | Call::WritePlan(_)
+        | Call::ToolSearch(_)
+        | Call::Runtime(_) => ToolOutput::fail(format!(
+            "internal error: {} is run by the session, not the tool registry",
+            call.name()
+        )),
     }
 }
 

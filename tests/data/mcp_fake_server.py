@@ -7,6 +7,8 @@ server hangs or dies. Flags:
   --pid-file PATH   write its process id there
   --child MARKER    start a grandchild that sleeps, with MARKER in its
                     command line, so a test can look for leftovers
+  --catalogue       offer 24 more tools, one per topic (weather, calendar,
+                    SQL...), for the relevance gate; each answers "NAME ran"
 Tools: echo (read-only), write, env, fail (isError), slow (never answers),
 die (exits with status 3 instead of answering).
 """
@@ -59,6 +61,39 @@ TOOLS = [
     {"name": "die", "description": "Exits instead of answering", "inputSchema": {"type": "object"}},
 ]
 
+TOPICS = [
+    ("weather_forecast", "Weather forecast for a city, with rain and wind"),
+    ("create_calendar_event", "Create a calendar event with attendees"),
+    ("create_issue", "Open a new issue in a GitHub repository"),
+    ("run_sql_query", "Run a read-only SQL query on the Postgres database"),
+    ("send_email", "Send an email message to a recipient"),
+    ("translate_text", "Translate text between human languages"),
+    ("resize_image", "Resize a PNG or JPEG image"),
+    ("convert_currency", "Convert an amount between currencies at today's rate"),
+    ("lookup_dns", "Look up the DNS records of a domain name"),
+    ("list_pull_requests", "List the open pull requests of a repository"),
+    ("post_slack_message", "Post a message to a Slack channel"),
+    ("create_invoice", "Create an invoice for a customer in the billing system"),
+    ("search_wikipedia", "Search Wikipedia articles by keyword"),
+    ("stock_price", "Current price of a stock ticker symbol"),
+    ("geocode_address", "Turn a street address into latitude and longitude"),
+    ("compress_archive", "Compress files into a zip archive"),
+    ("scan_vulnerabilities", "Scan container images for known vulnerabilities"),
+    ("schedule_backup", "Schedule a nightly backup of a volume"),
+    ("rotate_logs", "Rotate and compress old log files"),
+    ("query_metrics", "Query Prometheus metrics over a time range"),
+    ("book_meeting_room", "Book a meeting room in the office"),
+    ("order_lunch", "Order lunch delivery for the team"),
+    ("feature_flags", "Toggle feature flags in the flag service"),
+    ("play_music", "Play a song on the office speakers"),
+]
+if "--catalogue" in args:
+    TOOLS = TOOLS + [
+        {"name": name, "description": description, "inputSchema": {"type": "object"}}
+        for name, description in TOPICS
+    ]
+CATALOGUE = {name for name, _ in TOPICS}
+
 
 def send(message):
     sys.stdout.write(json.dumps(message) + "\n")
@@ -84,6 +119,8 @@ def call(name, arguments):
         os._exit(3)
     if name == "slow":
         return None  # no answer, ever
+    if name in CATALOGUE and "--catalogue" in args:
+        return text(name + " ran")
     raise KeyError(name)
 
 

@@ -132,3 +132,76 @@ fn three_servers_side_by_side_and_a_write_reaches_the_checkpoint() {
     assert_eq!(checkpoints[2]["files_changed"], 1, "{checkpoints:?}");
     assert_nothing_left(env.root.path());
 }
+
+#[test]
+#[ignore = "needs the MCP servers from npm (npm ci --prefix tests/mcp-servers): run by .ci/run"]
+fn servers_added_mid_session_cross_the_gate_and_their_relevant_tools_come() {
+    let server = MockServer::start(vec![
+        Reply::stream(openai::tool_turn(&[(
+            "q1",
+            "ask_user",
+            json!({"question": "two more servers are coming; go on?"}),
+        )])),
+        Reply::stream(openai::tool_turn(&[(
+            "c1",
+            "mcp__memory__create_entities",
+            json!({"entities": [{"name": "agent", "entityType": "program", "observations": ["speaks MCP"]}]}),
+        )])),
+        Reply::stream(openai::text_turn("done")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    env.add_config(&server_table("everything", &[], ""));
+    let work = env.work.display().to_string();
+    let memory = env.root.path().join("memory.jsonl").display().to_string();
+    let mut agent = env.spawn(&[
+        "--prompt",
+        "Remember in the knowledge graph that the agent speaks MCP: create an entity",
+    ]);
+    agent.wait_for_type("hitl-request");
+    env.add_config(&server_table("filesystem", &[&work], ""));
+    env.add_config(&server_table(
+        "memory",
+        &[],
+        &format!("env = {{ MEMORY_FILE_PATH = {} }}", json!(memory)),
+    ));
+    agent
+        .send(r#"{"type":"hitl-response","id":"q1","decision":"approve","data":{"answer":"yes"}}"#);
+    let changed = agent.wait_for_type("tools-changed");
+    let run = agent.finish();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let mcp = |tools: Vec<String>| -> Vec<String> {
+        tools
+            .into_iter()
+            .filter(|name| name.starts_with("mcp__"))
+            .collect()
+    };
+    let requests = server.requests();
+    let before = mcp(requests[0].offered_tools());
+    let after = mcp(requests[1].offered_tools());
+    // More than 20 tools now: the everything server's stay (the model saw
+    // them), the new servers' come only where they fit the talk.
+    for name in &before {
+        assert!(after.contains(name), "{name} stays offered");
+    }
+    assert!(
+        after.contains(&"mcp__memory__create_entities".to_owned()),
+        "{after:?}"
+    );
+    assert!(
+        !after.contains(&"mcp__filesystem__move_file".to_owned()),
+        "not relevant, held back: {after:?}"
+    );
+    assert!(after.len() <= before.len() + 10, "{after:?}");
+    let added: Vec<&str> = changed["added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(added.contains(&"tool_search"), "{changed}");
+    assert!(added.contains(&"mcp__memory__create_entities"), "{changed}");
+    let result = run.tool_results()[1];
+    assert_eq!(result["ok"], true, "{result}");
+    assert!(output(result).contains("speaks MCP"), "{}", output(result));
+    assert_nothing_left(env.root.path());
+}

@@ -16,6 +16,7 @@ mod login_env;
 mod loops;
 mod mcp;
 mod mcp_npm;
+mod mcp_reload;
 mod model_errors;
 mod pty;
 mod ptyutil;
