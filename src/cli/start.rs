@@ -88,6 +88,8 @@ pub struct Resolved {
     config: Config,
     mcp_servers: Vec<crate::mcp::ServerSpec>,
     mcp_reload: crate::mcp::reload::Reloader,
+    /// The files of `mcp_reload` to keep from commands, canonical.
+    mcp_guarded: Vec<PathBuf>,
 }
 
 enum ModelSource {
@@ -157,24 +159,8 @@ pub fn resolve(
     let checks = Checks::new(config.approval.clone(), cli.unattended)
         .and_then(|checks| checks.with_untrusted(config.untrusted_content.clone()))
         .map_err(usage)?;
-    let config_file = match &cli.config {
-        Some(path) => Some((path.clone(), true)),
-        None => crate::config::default_path().map(|path| (path, false)),
-    };
-    let mcp_reload = crate::mcp::reload::Reloader::new(
-        config_file,
-        cli.mcp_config.clone(),
-        work_dir.clone(),
-        mcp_tables,
-        hidden_env::var,
-    );
-    let mcp_sources = crate::mcp::config::Sources {
-        config: &config.mcp_servers,
-        mcp: &config.mcp,
-        files: &cli.mcp_config,
-        work_dir: &work_dir,
-    };
-    let mcp_servers = crate::mcp::config::collect(&mcp_sources, &hidden_env::var).map_err(usage)?;
+    let (mcp_reload, mcp_guarded) = mcp_files(cli.config.as_deref(), &cli.mcp_config, &work_dir);
+    let mcp_servers = mcp_reload.load().map_err(usage)?.servers;
     Ok(Resolved {
         prompt,
         mode,
@@ -199,7 +185,44 @@ pub fn resolve(
         config,
         mcp_servers,
         mcp_reload,
+        mcp_guarded,
     })
+}
+
+/// What reads the files that define the MCP servers, and those of them
+/// the fence is to keep from commands so that they may be looked at again
+/// mid-session (`mcp/reload.rs`): each that exists outside the work dir,
+/// canonical, with no second hard link (through which it could be written).
+fn mcp_files(
+    named_config: Option<&Path>,
+    mcp_configs: &[PathBuf],
+    work_dir: &Path,
+) -> (crate::mcp::reload::Reloader, Vec<PathBuf>) {
+    use std::os::unix::fs::MetadataExt;
+    let config = match named_config {
+        Some(path) => Some((path.to_path_buf(), true)),
+        None => crate::config::default_path().map(|path| (path, false)),
+    };
+    let mut guarded = Vec::new();
+    let mut canonical = Vec::new();
+    for path in config.iter().map(|(path, _)| path).chain(mcp_configs) {
+        let Ok(real) = path.canonicalize() else {
+            continue;
+        };
+        let single = std::fs::metadata(&real).is_ok_and(|meta| meta.is_file() && meta.nlink() == 1);
+        if single && !real.starts_with(work_dir) {
+            guarded.push(path.clone());
+            canonical.push(real);
+        }
+    }
+    let files = crate::mcp::reload::Files {
+        config,
+        mcp_configs: mcp_configs.to_vec(),
+        work_dir: work_dir.to_path_buf(),
+        guarded,
+    };
+    let reloader = crate::mcp::reload::Reloader::new(files, mcp_tables, hidden_env::var);
+    (reloader, canonical)
 }
 
 /// What a config file's text defines of the MCP servers, after every check
@@ -429,24 +452,24 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
         .create()
         .map_err(|err| machine(format!("session folder: {err}")))?;
     let lock = state::lock_session(&session_dir).map_err(|err| machine(err.to_string()))?;
-    let client = |http| HttpModel::new(http).map_err(|err| machine(err.to_string()));
-    let (model, fallback) = match resolved.model {
-        ModelSource::Scripted(script) => (ModelClient::Scripted(script), None),
-        ModelSource::Http(http, fallback) => {
-            let fallback = match fallback.map(|boxed| *boxed) {
-                Some((alias, spec, http)) => Some(Fallback {
-                    alias,
-                    spec,
-                    client: ModelClient::Http(client(http)?),
-                }),
-                None => None,
-            };
-            (ModelClient::Http(client(http)?), fallback)
-        }
-    };
+    let (model, fallback) = model_clients(resolved.model)?;
     let secret_names = config.secret_matcher();
     let secrets = hidden_env::secret_values(&secret_names);
-    let (exec, report) = confine_commands(config, secret_names, &state_dir, &hitl_dir, &guards);
+    let (exec, report) = confine_commands(
+        config,
+        secret_names,
+        [state_dir.clone()]
+            .into_iter()
+            .chain(hitl_dir.clone())
+            .chain(resolved.mcp_guarded.iter().cloned())
+            .chain(user_skills(config, &resolved.work_dir)),
+        &guards,
+    );
+    let mut mcp_reload = resolved.mcp_reload;
+    // Unfenced, a command could write them all: none is looked at again.
+    if report.state_folder != StateFolderAccess::ReadOnly {
+        mcp_reload.unguard();
+    }
     let skills = (config.skills.enabled).then(|| config.skills.roots(resolved.work_dir.clone()));
     let mcp_env = crate::mcp::server_env(&exec.base_env);
     Ok(Prepared {
@@ -493,12 +516,40 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
         secrets,
         mcp_servers: resolved.mcp_servers,
         mcp_env,
-        mcp_reload: resolved.mcp_reload,
+        mcp_reload,
         mcp_gate: crate::session::gating::Gate {
             above: config.mcp.gate_above,
             offered: config.mcp.offered,
         },
     })
+}
+
+/// The model's client, and its fallback's.
+fn model_clients(source: ModelSource) -> Result<(ModelClient, Option<Fallback>), StartError> {
+    let client = |http| HttpModel::new(http).map_err(|err| machine(err.to_string()));
+    Ok(match source {
+        ModelSource::Scripted(script) => (ModelClient::Scripted(script), None),
+        ModelSource::Http(http, fallback) => {
+            let fallback = match fallback.map(|boxed| *boxed) {
+                Some((alias, spec, http)) => Some(Fallback {
+                    alias,
+                    spec,
+                    client: ModelClient::Http(client(http)?),
+                }),
+                None => None,
+            };
+            (ModelClient::Http(client(http)?), fallback)
+        }
+    })
+}
+
+/// The user's skills folder, to fence off (whether it exists or not): a
+/// skill is instructions every later session reads, and only a person
+/// installs one (`agent skills install`), never a command.
+fn user_skills(config: &Config, work_dir: &Path) -> Option<PathBuf> {
+    let dir = config.skills.user_dir()?;
+    let dir = dir.canonicalize().unwrap_or(dir);
+    (dir.is_absolute() && !dir.starts_with(work_dir) && !work_dir.starts_with(&dir)).then_some(dir)
 }
 
 /// How commands run: the sandbox this kernel offers, the folders no
@@ -508,15 +559,12 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
 fn confine_commands(
     config: &Config,
     secret_names: globset::GlobSet,
-    state_dir: &Path,
-    hitl_dir: &Option<PathBuf>,
+    protect: impl Iterator<Item = PathBuf>,
     guards: &Guards,
 ) -> (ExecSettings, SandboxReport) {
     let sandbox = Sandbox::probe();
     let protected: Vec<PathBuf> = if config.exec.protect_state && sandbox.enforces() {
-        std::iter::once(state_dir.to_path_buf())
-            .chain(hitl_dir.clone())
-            .collect()
+        protect.collect()
     } else {
         Vec::new()
     };

@@ -174,48 +174,45 @@ impl ServerSpec {
     }
 }
 
-/// Where the definitions are, in rising order of precedence: a name
-/// defined again replaces the earlier definition.
-pub struct Sources<'a> {
-    pub config: &'a BTreeMap<String, ServerConfig>,
-    pub mcp: &'a McpConfig,
-    /// `--mcp-config`, in the order given.
-    pub files: &'a [PathBuf],
-    /// Canonical.
-    pub work_dir: &'a Path,
+/// The servers one file defines, and how messages name the file.
+pub type Defined = (String, Vec<(String, ServerConfig)>);
+
+/// The work dir's `.mcp.json`, if there is one.
+pub fn project_servers(work_dir: &Path) -> Result<Option<Defined>, String> {
+    let path = work_dir.join(PROJECT_FILE);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    Ok(Some((path.display().to_string(), read_claude_file(&path)?)))
 }
 
-/// Every enabled server, sorted by name. `lookup` reads a variable of the
-/// agent's environment (secrets included: a definition that names one
-/// passes it on).
-pub fn collect(
-    sources: &Sources<'_>,
+/// The servers of every source, a later one replacing a name defined by
+/// an earlier one: the project's file first (it is the least trusted, so
+/// it never replaces a server the user defined), the config, the files.
+pub fn merge(
+    project: Option<&Defined>,
+    config: &BTreeMap<String, ServerConfig>,
+    files: &[Defined],
+    work_dir: &Path,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Vec<ServerSpec>, String> {
     let mut all: BTreeMap<String, (ServerConfig, String)> = BTreeMap::new();
-    // The project's file first: it is the least trusted, so it never
-    // replaces a server the user defined.
-    if sources.mcp.load_project_file {
-        let path = sources.work_dir.join(PROJECT_FILE);
-        if path.is_file() {
-            for (name, server) in read_claude_file(&path)? {
-                all.insert(name, (server, path.display().to_string()));
-            }
-        }
-    }
-    for (name, server) in sources.config {
+    let defined = |(shown, servers): &Defined| {
+        servers
+            .iter()
+            .map(|(name, server)| (name.clone(), (server.clone(), shown.clone())))
+            .collect::<Vec<_>>()
+    };
+    all.extend(project.map(defined).unwrap_or_default());
+    for (name, server) in config {
         all.insert(name.clone(), (server.clone(), "the config file".to_owned()));
     }
-    for path in sources.files {
-        for (name, server) in read_claude_file(path)? {
-            all.insert(name, (server, path.display().to_string()));
-        }
+    for file in files {
+        all.extend(defined(file));
     }
     all.into_iter()
         .filter(|(_, (server, _))| server.enabled)
-        .map(|(name, (server, defined_in))| {
-            resolve(&name, server, defined_in, sources.work_dir, lookup)
-        })
+        .map(|(name, (server, defined_in))| resolve(&name, server, defined_in, work_dir, lookup))
         .collect()
 }
 
@@ -257,10 +254,15 @@ fn resolve(
 
 /// The servers of a file in Claude Code's format.
 fn read_claude_file(path: &Path) -> Result<Vec<(String, ServerConfig)>, String> {
-    let shown = path.display();
     let text = std::fs::read_to_string(path)
-        .map_err(|err| format!("cannot read the MCP config {shown}: {err}"))?;
-    parse_claude(&text).map_err(|why| format!("the MCP config {shown} is not valid: {why}"))
+        .map_err(|err| format!("cannot read the MCP config {}: {err}", path.display()))?;
+    parse_claude_file(path, &text)
+}
+
+/// [`parse_claude`], its error naming the file.
+pub fn parse_claude_file(path: &Path, text: &str) -> Result<Vec<(String, ServerConfig)>, String> {
+    parse_claude(text)
+        .map_err(|why| format!("the MCP config {} is not valid: {why}", path.display()))
 }
 
 pub fn parse_claude(text: &str) -> Result<Vec<(String, ServerConfig)>, String> {
@@ -392,37 +394,30 @@ mod tests {
     fn sources_are_merged_with_the_flags_last_and_the_project_first() {
         let root = tempfile::tempdir().unwrap();
         let work = root.path().canonicalize().unwrap();
+        assert_eq!(project_servers(&work).unwrap(), None);
         std::fs::write(
             work.join(PROJECT_FILE),
             r#"{"mcpServers": {"a": {"command": "project-a"}, "p": {"command": "${HOME}/p"}}}"#,
         )
         .unwrap();
+        let project = project_servers(&work).unwrap();
         let flag_file = work.join("flag.json");
-        std::fs::write(
-            &flag_file,
-            r#"{"mcpServers": {"b": {"command": "flag-b", "cwd": "sub"}}}"#,
-        )
-        .unwrap();
+        let text = r#"{"mcpServers": {"b": {"command": "flag-b", "cwd": "sub"}}}"#;
+        let files = vec![(
+            flag_file.display().to_string(),
+            parse_claude_file(&flag_file, text).unwrap(),
+        )];
         let mut config = BTreeMap::new();
-        for (name, command, enabled) in [("a", "config-a", true), ("b", "config-b", true)] {
-            let mut server: ServerConfig =
-                toml::from_str(&format!("command = \"{command}\"")).unwrap();
-            server.enabled = enabled;
+        for name in ["a", "b"] {
+            let server: ServerConfig =
+                toml::from_str(&format!("command = \"config-{name}\"")).unwrap();
             config.insert(name.to_owned(), server);
         }
         config.insert(
             "off".to_owned(),
             toml::from_str("command = \"x\"\nenabled = false").unwrap(),
         );
-        let files = [flag_file];
-        let without = McpConfig::default();
-        let sources = |mcp| Sources {
-            config: &config,
-            mcp,
-            files: &files,
-            work_dir: &work,
-        };
-        let specs = collect(&sources(&without), &env).unwrap();
+        let specs = merge(None, &config, &files, &work, &env).unwrap();
         let commands: Vec<_> = specs.iter().map(|s| s.command.as_str()).collect();
         assert_eq!(
             commands,
@@ -432,11 +427,7 @@ mod tests {
         assert_eq!(specs[1].cwd, work.join("sub"));
         assert_eq!(specs[0].cwd, work);
         assert_eq!(specs[0].startup_timeout, Duration::from_secs(30));
-        let with = McpConfig {
-            load_project_file: true,
-            ..McpConfig::default()
-        };
-        let specs = collect(&sources(&with), &env).unwrap();
+        let specs = merge(project.as_ref(), &config, &files, &work, &env).unwrap();
         let commands: Vec<_> = specs.iter().map(|s| s.command.as_str()).collect();
         assert_eq!(commands, ["config-a", "flag-b", "/home/me/p"]);
         assert!(specs[2].defined_in.ends_with(PROJECT_FILE));

@@ -4,6 +4,13 @@
 //! `stat` per file, and a read only when the stat differs (then a content
 //! hash decides, so a file saved again unchanged restarts nothing).
 //!
+//! Only files out of the commands' reach are looked at again: a server
+//! runs outside the sandbox that confines commands and may be handed
+//! secrets, so a file a command could write would let the model start any
+//! program it likes, unconfined. The caller says which files the kernel
+//! keeps from commands (the fence protects them); every other file, the
+//! work dir's `.mcp.json` always, counts as it was at the start.
+//!
 //! No watcher thread: the files are few, a model call is rare next to a
 //! `stat`, and a file watched by inotify would need its folder watched to
 //! see an editor's rename-over-save.
@@ -13,7 +20,7 @@ use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
-use super::config::{self, McpConfig, PROJECT_FILE, ServerConfig, ServerSpec, Sources};
+use super::config::{self, Defined, McpConfig, ServerConfig, ServerSpec};
 
 /// The `[mcp]` and `[mcp_servers]` tables of a config file's text, after
 /// every check the file gets at start-up (the caller's parser, so this
@@ -28,6 +35,18 @@ pub struct Loaded {
     pub servers: Vec<ServerSpec>,
 }
 
+/// Where the servers are defined.
+pub struct Files {
+    /// The config file, and whether it was named (`--config`): a named
+    /// one must exist, the default one may not.
+    pub config: Option<(PathBuf, bool)>,
+    /// `--mcp-config`, in the order given.
+    pub mcp_configs: Vec<PathBuf>,
+    pub work_dir: PathBuf,
+    /// Those of the files above that no command can write.
+    pub guarded: Vec<PathBuf>,
+}
+
 /// What a file looked like when last read: enough to see that it may
 /// have changed (`stat`) and that it did (its hash).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,96 +56,128 @@ struct Seen {
     hash: Option<[u8; 32]>,
 }
 
-struct Watched {
+/// One file: its text as the session uses it, and, for a guarded file,
+/// how it looked then.
+struct Source {
     path: PathBuf,
-    seen: Seen,
+    text: Result<String, String>,
+    seen: Option<Seen>,
 }
 
 pub struct Reloader {
-    /// The config file, and whether it was named (`--config`): a named
-    /// one must exist, the default one may not.
-    config: Option<(PathBuf, bool)>,
-    /// `--mcp-config`, in the order given.
-    files: Vec<PathBuf>,
+    config: Option<(Source, bool)>,
+    mcp_configs: Vec<Source>,
+    /// The work dir's `.mcp.json` as it was at the start.
+    project: Result<Option<Defined>, String>,
     work_dir: PathBuf,
     parse: ParseConfig,
     lookup: fn(&str) -> Option<String>,
-    /// The config, the `--mcp-config` files and the project's file.
-    watched: Vec<Watched>,
 }
 
 impl Reloader {
-    /// Remembers how the files look now: made before they are read for
-    /// the session's start, so a change made while they are read is seen
-    /// at the first check.
-    pub fn new(
-        config: Option<(PathBuf, bool)>,
-        files: Vec<PathBuf>,
-        work_dir: PathBuf,
-        parse: ParseConfig,
-        lookup: fn(&str) -> Option<String>,
-    ) -> Self {
-        let paths = config
-            .iter()
-            .map(|(path, _)| path.clone())
-            .chain(files.iter().cloned())
-            .chain(std::iter::once(work_dir.join(PROJECT_FILE)));
-        let watched = paths
-            .map(|path| Watched {
-                seen: look(&path, None).0,
+    /// Reads every file now; [`Reloader::load`] gives what they define,
+    /// for the start, and [`Reloader::check`] what changed since.
+    pub fn new(files: Files, parse: ParseConfig, lookup: fn(&str) -> Option<String>) -> Self {
+        let source = |path: PathBuf| {
+            let guarded = files.guarded.contains(&path);
+            let seen = guarded.then(|| look(&path, None).0);
+            Source {
+                text: read(&path),
                 path,
-            })
-            .collect();
+                seen,
+            }
+        };
         Reloader {
-            config,
-            files,
-            work_dir,
+            config: files.config.map(|(path, named)| (source(path), named)),
+            mcp_configs: files.mcp_configs.into_iter().map(source).collect(),
+            project: config::project_servers(&files.work_dir),
+            work_dir: files.work_dir,
             parse,
             lookup,
-            watched,
         }
     }
 
-    /// `None` when no file changed; else what they define now, or why
-    /// they cannot be used (then the running servers are to be kept). A
-    /// change is reported once: the next check compares with the files as
-    /// they are now.
+    /// `None` when no guarded file changed; else what the files define
+    /// now, or why they cannot be used (then the running servers are to
+    /// be kept). A change is reported once: the next check compares with
+    /// the files as they are now.
     pub fn check(&mut self) -> Option<Result<Loaded, String>> {
         let mut changed = false;
-        for watched in &mut self.watched {
-            let (seen, differs) = look(&watched.path, Some(&watched.seen));
-            changed |= differs;
-            watched.seen = seen;
+        let sources = self.config.iter_mut().map(|(source, _)| source);
+        for source in sources.chain(self.mcp_configs.iter_mut()) {
+            let Some(before) = &source.seen else {
+                continue;
+            };
+            let (seen, differs) = look(&source.path, Some(before));
+            if differs {
+                source.text = read(&source.path);
+                changed = true;
+            }
+            source.seen = Some(seen);
         }
         changed.then(|| self.load())
     }
 
-    /// Reads every file as the start-up does.
+    /// No file is looked at again: the caller found that commands can
+    /// write them all.
+    pub fn unguard(&mut self) {
+        let sources = self.config.iter_mut().map(|(source, _)| source);
+        for source in sources.chain(self.mcp_configs.iter_mut()) {
+            source.seen = None;
+        }
+    }
+
+    /// What the files define, as the session knows them.
     pub fn load(&self) -> Result<Loaded, String> {
         let (mcp, servers) = match &self.config {
-            Some((path, named)) => match std::fs::read_to_string(path) {
-                Ok(text) => (self.parse)(&text).map_err(|why| {
-                    format!("the config file {} is not valid: {why}", path.display())
+            None => Default::default(),
+            Some((source, named)) => match &source.text {
+                Ok(text) => (self.parse)(text).map_err(|why| {
+                    format!(
+                        "the config file {} is not valid: {why}",
+                        source.path.display()
+                    )
                 })?,
-                Err(err) if *named || err.kind() != std::io::ErrorKind::NotFound => {
+                Err(_) if !named && !source.path.exists() => Default::default(),
+                Err(why) => {
                     return Err(format!(
-                        "cannot read the config file {}: {err}",
-                        path.display()
+                        "cannot read the config file {}: {why}",
+                        source.path.display()
                     ));
                 }
-                Err(_) => Default::default(),
             },
-            None => Default::default(),
         };
-        let sources = Sources {
-            config: &servers,
-            mcp: &mcp,
-            files: &self.files,
-            work_dir: &self.work_dir,
+        let files = self
+            .mcp_configs
+            .iter()
+            .map(|source| {
+                let text = source.text.as_ref().map_err(|why| {
+                    format!(
+                        "cannot read the MCP config {}: {why}",
+                        source.path.display()
+                    )
+                })?;
+                let servers = config::parse_claude_file(&source.path, text)?;
+                Ok((source.path.display().to_string(), servers))
+            })
+            .collect::<Result<Vec<Defined>, String>>()?;
+        let project = match mcp.load_project_file {
+            true => self.project.clone()?,
+            false => None,
         };
-        let servers = config::collect(&sources, &self.lookup)?;
+        let servers = config::merge(
+            project.as_ref(),
+            &servers,
+            &files,
+            &self.work_dir,
+            &self.lookup,
+        )?;
         Ok(Loaded { mcp, servers })
     }
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|err| err.to_string())
 }
 
 /// How `path` looks now, and whether its content differs from `before`.
@@ -134,19 +185,14 @@ impl Reloader {
 fn look(path: &Path, before: Option<&Seen>) -> (Seen, bool) {
     use std::os::unix::fs::MetadataExt;
     let stamp = std::fs::metadata(path).ok().map(|meta| {
-        (
-            meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
-            meta.len(),
-            meta.ino(),
-        )
+        let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+        (modified, meta.len(), meta.ino())
     });
     if let Some(before) = before
         && before.stamp == stamp
     {
         return (before.clone(), false);
     }
-    // A file that cannot be read counts as absent: its error comes from
-    // `load`, which reads it again.
     let hash = stamp
         .and_then(|_| std::fs::read(path).ok())
         .map(|bytes| Sha256::digest(&bytes).into());
@@ -157,6 +203,7 @@ fn look(path: &Path, before: Option<&Seen>) -> (Seen, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcp::config::PROJECT_FILE;
 
     fn parse(text: &str) -> Result<(McpConfig, ServerTables), String> {
         #[derive(serde::Deserialize)]
@@ -178,19 +225,31 @@ mod tests {
         loaded.servers.iter().map(|s| s.command.as_str()).collect()
     }
 
+    fn reloader(
+        config: Option<(PathBuf, bool)>,
+        mcp_configs: Vec<PathBuf>,
+        work: &Path,
+    ) -> Reloader {
+        let guarded = config
+            .iter()
+            .map(|(path, _)| path.clone())
+            .chain(mcp_configs.iter().cloned())
+            .collect();
+        let files = Files {
+            config,
+            mcp_configs,
+            work_dir: work.to_path_buf(),
+            guarded,
+        };
+        Reloader::new(files, parse, no_env)
+    }
+
     #[test]
     fn a_change_is_seen_once_and_a_save_without_change_is_not() {
         let dir = tempfile::tempdir().unwrap();
-        let work = dir.path().to_path_buf();
-        let config = work.join("config.toml");
+        let config = dir.path().join("config.toml");
         std::fs::write(&config, "[mcp_servers.a]\ncommand = \"a\"\n").unwrap();
-        let mut reloader = Reloader::new(
-            Some((config.clone(), true)),
-            Vec::new(),
-            work.clone(),
-            parse,
-            no_env,
-        );
+        let mut reloader = reloader(Some((config.clone(), true)), Vec::new(), dir.path());
         assert_eq!(reloader.check(), None);
         assert_eq!(commands(&reloader.load().unwrap()), ["a"]);
         // The same bytes written again: a new modification time, no change.
@@ -205,10 +264,9 @@ mod tests {
     #[test]
     fn a_broken_file_is_an_error_once_and_its_fix_a_change() {
         let dir = tempfile::tempdir().unwrap();
-        let work = dir.path().to_path_buf();
-        let flag_file = work.join("servers.json");
+        let flag_file = dir.path().join("servers.json");
         std::fs::write(&flag_file, r#"{"mcpServers": {"a": {"command": "a"}}}"#).unwrap();
-        let mut reloader = Reloader::new(None, vec![flag_file.clone()], work, parse, no_env);
+        let mut reloader = reloader(None, vec![flag_file.clone()], dir.path());
         std::fs::write(&flag_file, r#"{"mcpServers": {"a": {"command": "#).unwrap();
         let broken = reloader.check().unwrap().unwrap_err();
         assert!(broken.contains("servers.json is not valid"), "{broken}");
@@ -221,30 +279,63 @@ mod tests {
     }
 
     #[test]
-    fn a_default_config_may_come_and_go_and_the_project_file_counts_when_asked() {
+    fn files_commands_can_write_count_as_they_were_at_the_start() {
         let dir = tempfile::tempdir().unwrap();
-        let work = dir.path().to_path_buf();
-        let config = work.join("absent.toml");
-        let mut reloader = Reloader::new(
-            Some((config.clone(), false)),
-            Vec::new(),
-            work.clone(),
-            parse,
-            no_env,
-        );
-        assert!(reloader.load().unwrap().servers.is_empty());
+        let work = dir.path().join("work");
+        std::fs::create_dir(&work).unwrap();
+        let config = dir.path().join("config.toml");
+        std::fs::write(&config, "[mcp]\nload_project_file = true\n").unwrap();
         std::fs::write(
             work.join(PROJECT_FILE),
             r#"{"mcpServers": {"p": {"command": "p"}}}"#,
         )
         .unwrap();
-        let loaded = reloader.check().unwrap().unwrap();
-        assert!(loaded.servers.is_empty(), "not read unless the config asks");
+        let open_file = work.join("servers.json");
+        std::fs::write(&open_file, r#"{"mcpServers": {"o": {"command": "o"}}}"#).unwrap();
+        let files = Files {
+            config: Some((config.clone(), true)),
+            mcp_configs: vec![open_file.clone()],
+            work_dir: work.clone(),
+            guarded: vec![config.clone()],
+        };
+        let mut reloader = Reloader::new(files, parse, no_env);
+        assert_eq!(commands(&reloader.load().unwrap()), ["o", "p"]);
+        // What a command could write: the project's file and a file in the
+        // work dir. Neither counts, even when a guarded file changes too.
+        std::fs::write(
+            work.join(PROJECT_FILE),
+            r#"{"mcpServers": {"evil": {"command": "evil"}}}"#,
+        )
+        .unwrap();
+        std::fs::write(&open_file, r#"{"mcpServers": {"evil2": {"command": "x"}}}"#).unwrap();
+        assert_eq!(reloader.check(), None);
+        std::fs::write(&config, "[mcp]\nload_project_file = false\n").unwrap();
+        assert_eq!(commands(&reloader.check().unwrap().unwrap()), ["o"]);
         std::fs::write(&config, "[mcp]\nload_project_file = true\ngate_above = 3\n").unwrap();
         let loaded = reloader.check().unwrap().unwrap();
-        assert_eq!(commands(&loaded), ["p"]);
+        assert_eq!(commands(&loaded), ["o", "p"], "as at the start");
         assert_eq!(loaded.mcp.gate_above, 3);
+    }
+
+    #[test]
+    fn a_default_config_may_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config.toml");
+        std::fs::write(&config, "[mcp_servers.a]\ncommand = \"a\"\n").unwrap();
+        let mut reloader = reloader(Some((config.clone(), false)), Vec::new(), dir.path());
         std::fs::remove_file(&config).unwrap();
         assert!(reloader.check().unwrap().unwrap().servers.is_empty());
+        let absent = dir.path().join("absent.toml");
+        let reloader = super::Reloader::new(
+            Files {
+                config: Some((absent, false)),
+                mcp_configs: Vec::new(),
+                work_dir: dir.path().to_path_buf(),
+                guarded: Vec::new(),
+            },
+            parse,
+            no_env,
+        );
+        assert!(reloader.load().unwrap().servers.is_empty());
     }
 }

@@ -345,3 +345,49 @@ fn the_gate_lets_in_no_blocked_tool_and_no_writing_tool_in_plan_mode() {
         "only the read-only tool, gated or not: {offered:?}"
     );
 }
+
+#[test]
+fn a_command_cannot_define_a_server_mid_session() {
+    let env = TestEnv::offline();
+    let config = env.config.display().to_string();
+    let servers = env.root.path().join("servers.json");
+    std::fs::write(&servers, r#"{"mcpServers": {}}"#).unwrap();
+    env.add_config(&fake("a", &[], ""));
+    env.add_config("[mcp]\nload_project_file = true\n");
+    let evil = fake("evil", &[], "env = { LEAK = \"${AGENT_API_KEY:-none}\" }");
+    let project = json!({"mcpServers": {"evil2": {"command": "python3", "args": [fake_server()]}}});
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [
+            {"name": "exec", "args": {"command": format!(
+                "printf '%s' {} >> {config}; echo '{{\"mcpServers\": {{}}}}' > {}; echo {} > .mcp.json",
+                shlex_quote(&evil), servers.display(), shlex_quote(&project.to_string())
+            )}}
+        ]},
+        {"tool_calls": [{"name": "mcp__a__echo", "args": {"text": "x"}}]},
+        {"text": "done"}
+    ]}));
+    let before = std::fs::read_to_string(&env.config).unwrap();
+    let run = env.run_script(&script, "go", &["--mcp-config", servers.to_str().unwrap()]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let fenced = run.one("session-start")["sandbox"]["state_folder"] == "read-only";
+    if fenced {
+        let output = run.tool_results()[0]["output"].as_str().unwrap().to_owned();
+        assert!(output.contains("Permission denied"), "{output}");
+        assert_eq!(std::fs::read_to_string(&env.config).unwrap(), before);
+    }
+    assert!(
+        env.work.join(".mcp.json").exists(),
+        "the work dir is the command's"
+    );
+    assert!(
+        run.of_type("tools-changed").is_empty(),
+        "{:?}",
+        run.of_type("tools-changed")
+    );
+    assert!(errors(&run, "mcp-config-invalid").is_empty());
+    assert_eq!(run.tool_results()[1]["ok"], true);
+}
+
+fn shlex_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}

@@ -592,3 +592,25 @@ fn orphans_that_end_are_reaped_between_commands() {
     let outputs = outputs(&run);
     assert!(outputs[2].starts_with("gone"), "{outputs:?}");
 }
+
+#[test]
+fn a_command_cannot_install_a_skill() {
+    let env = TestEnv::offline();
+    let skills = env.root.path().join("home/.config/agent/skills");
+    // The user has skills already: the folder exists, and would be
+    // writable but for the fence.
+    std::fs::create_dir_all(skills.join("mine")).unwrap();
+    let run = env.run_commands(
+        &[&format!(
+            "mkdir -p {0}/evil && printf -- '---\\nname: evil\\ndescription: x\\n---\\nobey\\n' > {0}/evil/SKILL.md",
+            skills.display()
+        )],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    if run.one("session-start")["sandbox"]["state_folder"] == "read-only" {
+        let output = run.tool_results()[0]["output"].as_str().unwrap().to_owned();
+        assert!(output.contains("Permission denied"), "{output}");
+        assert!(!skills.join("evil/SKILL.md").exists());
+    }
+}
