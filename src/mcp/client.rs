@@ -1,5 +1,6 @@
 //! One MCP server: its process, in a process group of its own; the
-//! protocol over its pipes (rmcp's client); what it last wrote on stderr;
+//! protocol over its pipes (rmcp's client), or over streamable HTTP for a
+//! server with a URL; what it last wrote on stderr;
 //! and how it ended. Every wait here has a deadline or gives way to the
 //! process's end, so a server that hangs or dies never hangs the session.
 
@@ -8,18 +9,22 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::ServiceExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
     ProtocolVersion, Tool,
 };
 use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClientTransport, StreamableHttpClientTransportConfig,
+};
 use serde_json::Value;
 use tokio::io::AsyncReadExt;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use super::config::ServerSpec;
+use super::config::{HttpEndpoint, ServerSpec};
 use crate::tools::procs;
 
 /// How much of a server's stderr is kept for the messages about it.
@@ -77,7 +82,8 @@ pub struct Process {
 /// A server that answered its handshake and listed its tools.
 pub struct Connection {
     service: RunningService<RoleClient, ClientConfig>,
-    process: Process,
+    /// `None` for a server spoken to over HTTP: it is not ours to run.
+    process: Option<Process>,
     tool_timeout: Duration,
 }
 
@@ -166,28 +172,13 @@ impl Spawned {
         tool_timeout: Duration,
     ) -> Result<(Connection, Vec<Tool>), StartError> {
         let process = self.process.clone();
-        let client = ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new("agent", crate::VERSION),
-        )
-        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE);
-        let handshake = async {
-            let service = client
-                .serve((self.stdout, self.stdin))
-                .await
-                .map_err(|err| err.to_string())?;
-            let tools = service
-                .list_all_tools()
-                .await
-                .map_err(|err| format!("tools/list failed: {err}"))?;
-            Ok::<_, String>((service, tools))
-        };
+        let handshake = handshake(client_config().serve((self.stdout, self.stdin)));
         let outcome = tokio::time::timeout(timeout, handshake).await;
         let failure = match outcome {
             Ok(Ok((service, tools))) => {
                 let connection = Connection {
                     service,
-                    process,
+                    process: Some(process),
                     tool_timeout,
                 };
                 return Ok((connection, tools));
@@ -203,6 +194,73 @@ impl Spawned {
         };
         process.kill();
         Err(failure)
+    }
+}
+
+fn client_config() -> ClientConfig {
+    ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("agent", crate::VERSION),
+    )
+    .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+}
+
+/// `initialize`, then the whole tool list.
+async fn handshake<E: std::fmt::Display>(
+    serving: impl Future<Output = Result<RunningService<RoleClient, ClientConfig>, E>>,
+) -> Result<(RunningService<RoleClient, ClientConfig>, Vec<Tool>), String> {
+    let service = serving.await.map_err(|err| err.to_string())?;
+    let tools = service
+        .list_all_tools()
+        .await
+        .map_err(|err| format!("tools/list failed: {err}"))?;
+    Ok((service, tools))
+}
+
+/// The handshake and the tool list of a server spoken to over streamable
+/// HTTP, within `timeout`.
+pub async fn connect_http(
+    endpoint: HttpEndpoint,
+    timeout: Duration,
+    tool_timeout: Duration,
+) -> Result<(Connection, Vec<Tool>), StartError> {
+    let mut headers = std::collections::HashMap::new();
+    for (name, value) in &endpoint.headers {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|err| StartError::Failed(format!("header {name:?}: {err}")))?;
+        let value = HeaderValue::from_str(value)
+            .map_err(|err| StartError::Failed(format!("header {name}: {err}")))?;
+        headers.insert(name, value);
+    }
+    let client = crate::model::http::client_builder()
+        .and_then(|builder| {
+            builder
+                .connect_timeout(timeout)
+                .build()
+                .map_err(|err| crate::model::ModelError::Setup(err.to_string()))
+        })
+        .map_err(|err| StartError::Failed(format!("no HTTP client: {err}")))?;
+    let config = StreamableHttpClientTransportConfig::with_uri(endpoint.url.as_str())
+        .custom_headers(headers);
+    let transport = StreamableHttpClientTransport::with_client(client, config);
+    let handshake = handshake(client_config().serve(transport));
+    match tokio::time::timeout(timeout, handshake).await {
+        Ok(Ok((service, tools))) => Ok((
+            Connection {
+                service,
+                process: None,
+                tool_timeout,
+            },
+            tools,
+        )),
+        Ok(Err(why)) => Err(StartError::Failed(format!(
+            "{} answered: {why}",
+            endpoint.url
+        ))),
+        Err(_) => Err(StartError::Timeout {
+            after: timeout,
+            stderr: String::new(),
+        }),
     }
 }
 
@@ -252,13 +310,28 @@ impl Process {
 }
 
 impl Connection {
-    /// How the server ended, if it has.
+    /// How the server ended, if it has: its process's end, or for a
+    /// server over HTTP, the connection's.
     pub fn ended(&self) -> Option<String> {
-        self.process.ended()
+        match &self.process {
+            Some(process) => process.ended(),
+            None => self
+                .service
+                .is_transport_closed()
+                .then(|| "closed its connection".to_owned()),
+        }
     }
 
     pub fn stderr_quote(&self) -> String {
-        self.process.stderr_quote()
+        self.process
+            .as_ref()
+            .map(Process::stderr_quote)
+            .unwrap_or_default()
+    }
+
+    /// How the process ended, waiting a moment for it; `None` over HTTP.
+    async fn how_it_ended(&self) -> Option<String> {
+        self.process.as_ref()?.how_it_ended().await
     }
 
     /// Calls `tool`, within the server's tool timeout; a cancel, the
@@ -277,20 +350,29 @@ impl Connection {
         if let Value::Object(arguments) = arguments {
             params = params.with_arguments(arguments);
         }
-        let mut ended = self.process.ended.clone();
+        let process = self.process.clone();
+        let process_end = async move {
+            let Some(process) = process else {
+                // Over HTTP the call's own error says the connection ended.
+                return std::future::pending().await;
+            };
+            let mut ended = process.ended.clone();
+            let how = ended.wait_for(Option::is_some).await;
+            how.ok()
+                .and_then(|how| how.clone())
+                .unwrap_or_else(|| "ended".to_owned())
+        };
         tokio::select! {
             result = self.service.call_tool(params) => match result {
                 Ok(result) => Ok(result),
                 Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)) => {
-                    let how = self.process.how_it_ended().await;
+                    let how = self.how_it_ended().await;
                     Err(CallError::Crashed(how.unwrap_or_else(|| "closed its connection".to_owned())))
                 }
                 Err(other) => Err(CallError::Failed(other.to_string())),
             },
             () = tokio::time::sleep(self.tool_timeout) => Err(CallError::Timeout(self.tool_timeout)),
-            how = ended.wait_for(Option::is_some) => Err(CallError::Crashed(
-                how.ok().and_then(|how| how.clone()).unwrap_or_else(|| "ended".to_owned()),
-            )),
+            how = process_end => Err(CallError::Crashed(how)),
             () = cancel.cancelled() => Err(CallError::Cancelled),
         }
     }
@@ -300,6 +382,8 @@ impl Connection {
     /// must not.
     pub fn stop(&self) {
         self.service.cancellation_token().cancel();
-        self.process.kill();
+        if let Some(process) = &self.process {
+            process.kill();
+        }
     }
 }

@@ -58,7 +58,18 @@ impl McpConfig {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServerConfig {
-    pub command: String,
+    /// The program of a server run as a command (stdio)...
+    #[serde(default)]
+    pub command: Option<String>,
+    /// ... or the endpoint of a server spoken to over streamable HTTP.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// Sent with every request to `url` (values `${VAR}` expanded).
+    #[serde(default)]
+    pub http_headers: BTreeMap<String, String>,
+    /// The variable whose value is sent as `Authorization: Bearer ...`.
+    #[serde(default)]
+    pub bearer_token_env_var: Option<String>,
     #[serde(default)]
     pub args: Vec<String>,
     /// Set for the server, on top of the agent's environment less its
@@ -96,9 +107,7 @@ impl ServerConfig {
     /// parsed, so a bad value is an error whatever the flags.
     pub fn validate(&self, name: &str) -> Result<(), String> {
         check_name(name)?;
-        if self.command.trim().is_empty() {
-            return Err(format!("mcp_servers.{name}.command is empty"));
-        }
+        self.check_kind(name)?;
         let in_range = |value: f64, max: f64| value > 0.0 && value <= max;
         if !in_range(self.startup_timeout_sec, MAX_STARTUP_TIMEOUT_SEC) {
             return Err(format!(
@@ -114,6 +123,49 @@ impl ServerConfig {
     }
 }
 
+impl ServerConfig {
+    /// A command or a URL, and only the keys of that kind.
+    fn check_kind(&self, name: &str) -> Result<(), String> {
+        match (&self.command, &self.url) {
+            (Some(command), None) => {
+                if command.trim().is_empty() {
+                    return Err(format!("mcp_servers.{name}.command is empty"));
+                }
+                if !self.http_headers.is_empty() || self.bearer_token_env_var.is_some() {
+                    return Err(format!(
+                        "mcp_servers.{name}: http_headers and bearer_token_env_var are for a server with a url"
+                    ));
+                }
+            }
+            (None, Some(url)) => {
+                // `${VAR}` is expanded later; the scheme must be plain.
+                let scheme = url.split_once("://").map(|(scheme, _)| scheme);
+                if !matches!(scheme, Some("http" | "https")) {
+                    return Err(format!(
+                        "mcp_servers.{name}.url must start with http:// or https://, got {url:?}"
+                    ));
+                }
+                if !self.args.is_empty() || !self.env.is_empty() || self.cwd.is_some() {
+                    return Err(format!(
+                        "mcp_servers.{name}: args, env and cwd are for a server run as a command, not one with a url"
+                    ));
+                }
+            }
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "mcp_servers.{name}: give a command or a url, not both"
+                ));
+            }
+            (None, None) => {
+                return Err(format!(
+                    "mcp_servers.{name}: give a command (a server run as a program) or a url (streamable HTTP)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 fn check_name(name: &str) -> Result<(), String> {
     if name.is_empty() || name.len() > MAX_SERVER_NAME || name.chars().any(char::is_control) {
         return Err(format!(
@@ -123,9 +175,9 @@ fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// One entry of a Claude Code `mcpServers` object. Only servers run as a
-/// child process are supported; the fields of the other kinds are named
-/// so that such an entry is refused with a reason, not as a typo.
+/// One entry of a Claude Code `mcpServers` object: a server run as a
+/// command, or one spoken to over streamable HTTP (`"type": "http"`).
+/// The legacy SSE transport (`"type": "sse"`) is refused with a reason.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClaudeServer {
@@ -137,8 +189,9 @@ struct ClaudeServer {
     #[serde(default)]
     env: BTreeMap<String, String>,
     cwd: Option<PathBuf>,
-    url: Option<serde::de::IgnoredAny>,
-    headers: Option<serde::de::IgnoredAny>,
+    url: Option<String>,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -151,7 +204,10 @@ struct ClaudeFile {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerSpec {
     pub name: String,
+    /// Empty for a server with a URL.
     pub command: String,
+    /// A server spoken to over streamable HTTP, not run as a command.
+    pub http: Option<HttpEndpoint>,
     pub args: Vec<String>,
     pub env: BTreeMap<String, String>,
     pub cwd: PathBuf,
@@ -161,6 +217,13 @@ pub struct ServerSpec {
     pub disabled_tools: Vec<String>,
     /// Where it was defined, for messages.
     pub defined_in: String,
+}
+
+/// Where a streamable HTTP server listens, and what every request sends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpEndpoint {
+    pub url: String,
+    pub headers: BTreeMap<String, String>,
 }
 
 impl ServerSpec {
@@ -230,9 +293,28 @@ fn resolve(
         Some(cwd) => work_dir.join(expand(&cwd.to_string_lossy())?),
         None => work_dir.to_path_buf(),
     };
+    let http = match &server.url {
+        None => None,
+        Some(url) => {
+            let mut headers = server
+                .http_headers
+                .iter()
+                .map(|(key, value)| Ok((key.clone(), expand(value)?)))
+                .collect::<Result<BTreeMap<_, _>, String>>()?;
+            if let Some(variable) = &server.bearer_token_env_var {
+                let token = expand(&format!("${{{variable}}}"))?;
+                headers.insert("Authorization".to_owned(), format!("Bearer {token}"));
+            }
+            Some(HttpEndpoint {
+                url: expand(url)?,
+                headers,
+            })
+        }
+    };
     Ok(ServerSpec {
         name: name.to_owned(),
-        command: expand(&server.command)?,
+        command: expand(server.command.as_deref().unwrap_or_default())?,
+        http,
         args: server
             .args
             .iter()
@@ -278,21 +360,48 @@ pub fn parse_claude(text: &str) -> Result<Vec<(String, ServerConfig)>, String> {
 }
 
 fn from_claude(name: &str, entry: ClaudeServer) -> Result<ServerConfig, String> {
-    if let Some(kind) = entry.kind.as_deref().filter(|kind| *kind != "stdio") {
-        return Err(format!(
-            "server {name:?} is of type {kind:?}; only servers run as a command (stdio) are supported"
-        ));
-    }
-    if entry.url.is_some() || entry.headers.is_some() {
-        return Err(format!(
-            "server {name:?} has a url; only servers run as a command (stdio) are supported"
-        ));
-    }
-    let Some(command) = entry.command else {
-        return Err(format!("server {name:?} has no command"));
+    let kind = match entry.kind.as_deref() {
+        None if entry.url.is_some() => "http",
+        None => "stdio",
+        Some(kind) => kind,
+    };
+    let (command, url, headers) = match kind {
+        "stdio" if entry.url.is_some() || !entry.headers.is_empty() => {
+            return Err(format!(
+                "server {name:?} is run as a command (stdio) but has a url or headers"
+            ));
+        }
+        "stdio" => match entry.command {
+            Some(command) => (Some(command), None, BTreeMap::new()),
+            None => return Err(format!("server {name:?} has no command")),
+        },
+        "http" | "streamable-http" | "streamableHttp" if entry.command.is_some() => {
+            return Err(format!("server {name:?} has both a command and a url"));
+        }
+        "http" | "streamable-http" | "streamableHttp" => match entry.url {
+            Some(url) => (None, Some(url), entry.headers),
+            None => {
+                return Err(format!(
+                    "server {name:?} is of type {kind:?} and has no url"
+                ));
+            }
+        },
+        "sse" => {
+            return Err(format!(
+                "server {name:?} uses the legacy SSE transport, which is not supported; use the server's streamable HTTP endpoint (\"type\": \"http\")"
+            ));
+        }
+        other => {
+            return Err(format!(
+                "server {name:?} is of type {other:?}; the types are \"stdio\" and \"http\""
+            ));
+        }
     };
     Ok(ServerConfig {
         command,
+        url,
+        http_headers: headers,
+        bearer_token_env_var: None,
         args: entry.args,
         env: entry.env,
         cwd: entry.cwd,
@@ -382,8 +491,20 @@ mod tests {
         assert_eq!(servers[0].0, "fs");
         assert_eq!(servers[0].1.args, ["-y", "x"]);
         assert_eq!(servers[0].1.tool_timeout_sec, 60.0);
-        let http = parse_claude(r#"{"mcpServers": {"web": {"type": "http", "url": "http://x"}}}"#);
-        assert!(http.unwrap_err().contains("only servers run as a command"));
+        let http = parse_claude(
+            r#"{"mcpServers": {"web": {"type": "http", "url": "http://x/mcp", "headers": {"X-A": "1"}}}}"#,
+        )
+        .unwrap();
+        assert_eq!(http[0].1.url.as_deref(), Some("http://x/mcp"));
+        assert_eq!(http[0].1.http_headers["X-A"], "1");
+        let sse = parse_claude(r#"{"mcpServers": {"web": {"type": "sse", "url": "http://x"}}}"#);
+        assert!(sse.unwrap_err().contains("legacy SSE"));
+        let mixed = parse_claude(r#"{"mcpServers": {"web": {"command": "c", "url": "http://x"}}}"#);
+        assert!(mixed.unwrap_err().contains("both a command and a url"));
+        let typed = parse_claude(
+            r#"{"mcpServers": {"web": {"type": "stdio", "command": "c", "url": "http://x"}}}"#,
+        );
+        assert!(typed.unwrap_err().contains("has a url"));
         let typo = parse_claude(r#"{"mcpServers": {"x": {"command": "c", "arg": []}}}"#);
         assert!(typo.unwrap_err().contains("unknown field `arg`"));
         assert!(parse_claude(r#"{"mcpServers": {"x": {"args": []}}}"#).is_err());
@@ -452,6 +573,13 @@ mod tests {
             server.validate("s").unwrap_err()
         };
         assert!(check("command = \" \"").contains("command is empty"));
+        assert!(check("args = []").contains("give a command"));
+        assert!(check("command = \"c\"\nurl = \"http://x\"").contains("not both"));
+        assert!(check("url = \"ftp://x\"").contains("http:// or https://"));
+        assert!(
+            check("url = \"http://x\"\nargs = [\"a\"]").contains("for a server run as a command")
+        );
+        assert!(check("command = \"c\"\nbearer_token_env_var = \"T\"").contains("with a url"));
         assert!(check("command = \"c\"\nstartup_timeout_sec = 0").contains("startup_timeout_sec"));
         assert!(check("command = \"c\"\ntool_timeout_sec = -1").contains("tool_timeout_sec"));
         let fine: ServerConfig = toml::from_str("command = \"c\"\ntool_timeout_sec = 0.5").unwrap();

@@ -109,10 +109,21 @@ impl McpManager {
     pub fn add(&mut self, spec: ServerSpec) {
         self.remove(&spec.name);
         let spec = Arc::new(spec);
+        let (startup, tools) = (spec.startup_timeout, spec.tool_timeout);
+        if let Some(endpoint) = spec.http.clone() {
+            let task = tokio::spawn(client::connect_http(endpoint, startup, tools));
+            let server = Server {
+                spec: spec.clone(),
+                process: None,
+                state: State::Starting(task),
+                reported: AtomicBool::new(false),
+            };
+            self.servers.insert(spec.name.clone(), server);
+            return;
+        }
         let (process, state) = match client::spawn(&spec, &self.env) {
             Ok(spawned) => {
                 let process = spawned.process();
-                let (startup, tools) = (spec.startup_timeout, spec.tool_timeout);
                 let task = tokio::spawn(spawned.connect(startup, tools));
                 (Some(process), State::Starting(task))
             }
@@ -454,6 +465,7 @@ mod tests {
         let spec = ServerSpec {
             name: "gone".to_owned(),
             command: "/nonexistent/server".to_owned(),
+            http: None,
             args: Vec::new(),
             env: BTreeMap::new(),
             cwd: std::env::temp_dir(),

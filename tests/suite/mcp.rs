@@ -501,16 +501,16 @@ fn claude_format_files_and_the_project_file_add_servers() {
 fn bad_mcp_settings_are_usage_errors_that_name_them() {
     let env = TestEnv::offline();
     let script = env.script(json!({"turns": [{"text": "done"}]}));
-    let http = env.root.path().join("http.json");
+    let sse = env.root.path().join("sse.json");
     std::fs::write(
-        &http,
-        r#"{"mcpServers": {"web": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}}"#,
+        &sse,
+        r#"{"mcpServers": {"web": {"type": "sse", "url": "http://127.0.0.1:9/sse"}}}"#,
     )
     .unwrap();
-    let run = env.run_script(&script, "go", &["--mcp-config", http.to_str().unwrap()]);
+    let run = env.run_script(&script, "go", &["--mcp-config", sse.to_str().unwrap()]);
     assert_eq!(run.code, Some(2));
     assert!(
-        run.stderr.contains("only servers run as a command"),
+        run.stderr.contains("legacy SSE transport"),
         "{}",
         run.stderr
     );

@@ -205,3 +205,99 @@ fn servers_added_mid_session_cross_the_gate_and_their_relevant_tools_come() {
     assert!(output(result).contains("speaks MCP"), "{}", output(result));
     assert_nothing_left(env.root.path());
 }
+
+/// `mcp-server-everything streamableHttp` on a free port of 127.0.0.1,
+/// killed when dropped.
+struct HttpEverything {
+    child: std::process::Child,
+    url: String,
+}
+
+impl HttpEverything {
+    fn start() -> HttpEverything {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = std::process::Command::new(npm_server("everything"))
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the server did not listen"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        HttpEverything {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        }
+    }
+}
+
+impl Drop for HttpEverything {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+#[ignore = "needs the MCP servers from npm (npm ci --prefix tests/mcp-servers): run by .ci/run"]
+fn a_server_over_streamable_http_is_called_and_one_that_is_down_is_reported() {
+    let web = HttpEverything::start();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let down = format!("http://{}/mcp", closed.local_addr().unwrap());
+    drop(closed);
+    let server = MockServer::start(vec![
+        Reply::stream(openai::tool_turn(&[(
+            "c1",
+            "mcp__web__echo",
+            json!({"message": "over http"}),
+        )])),
+        Reply::stream(openai::text_turn("done")),
+    ]);
+    let env = TestEnv::for_server(&server);
+    env.add_config(&format!(
+        "[mcp_servers.web]\nurl = {}\nhttp_headers = {{ X-Test = \"${{HOME}}\" }}\n\
+         [mcp_servers.down]\nurl = {}\nstartup_timeout_sec = 5\n",
+        json!(web.url),
+        json!(down)
+    ));
+    let run = env.run(&["--prompt", "echo over http"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let offered = server.requests()[0].offered_tools();
+    assert!(
+        offered.contains(&"mcp__web__echo".to_owned()),
+        "{offered:?}"
+    );
+    let result = run.one("tool-result");
+    assert_eq!(result["ok"], true, "{result}");
+    let text = output(result);
+    assert!(
+        text.starts_with("<untrusted_content source=\"mcp\" origin=\"web/echo\""),
+        "{text}"
+    );
+    assert!(text.contains("Echo: over http"), "{text}");
+    let failed: Vec<&Value> = run
+        .of_type("error")
+        .into_iter()
+        .filter(|event| event["code"] == "mcp-server-failed")
+        .collect();
+    assert_eq!(failed.len(), 1, "{:?}", run.of_type("error"));
+    assert_eq!(failed[0]["fatal"], false);
+    assert!(
+        failed[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("MCP server down")
+    );
+}
