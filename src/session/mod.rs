@@ -82,6 +82,8 @@ pub struct SessionConfig {
     pub fallback: Option<Fallback>,
     /// Where to look for skills; `None` with `[skills] enabled = false`.
     pub skills: Option<crate::skills::discover::Roots>,
+    /// `[session_search]`: the index this session keeps up, and the tool.
+    pub search: Arc<tools::session_search::SearchSettings>,
 }
 
 /// A model table entry's `fallback`, ready to call.
@@ -180,9 +182,13 @@ impl Session {
             &self.config.blocked_tools,
             self.mcp.tools(),
         );
-        self.offer = match self.skills.is_empty() {
+        let offer = match self.skills.is_empty() {
             true => offer.without(tools::Tool::Skill),
             false => offer,
+        };
+        self.offer = match self.config.search.tool {
+            true => offer,
+            false => offer.without(tools::Tool::SessionSearch),
         };
         self.specs = self.offer.specs();
     }
@@ -574,6 +580,7 @@ impl Session {
                     mode: self.state.progress.mode,
                     images_supported: self.config.model.images,
                     skills: self.skills.clone(),
+                    search: self.config.search.clone(),
                 };
                 let target = call.target().map(str::to_owned);
                 let mut result = tools::run(call, &ctx).await;

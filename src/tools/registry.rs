@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{exec, files, interactive, search, skill, web};
+use super::{exec, files, interactive, search, session_search, skill, web};
 use crate::model::ToolSpec;
 use crate::protocol::events::{ActivityKind, Mode};
 
@@ -185,6 +185,7 @@ registry! {
     AskUser(interactive::AskUserArgs),
     WritePlan(interactive::WritePlanArgs),
     Skill(skill::SkillArgs),
+    SessionSearch(session_search::SessionSearchArgs),
 }
 
 impl Tool {

@@ -121,7 +121,8 @@ impl UntrustedChecks {
             | Call::TodoWrite(_)
             | Call::AskUser(_)
             | Call::WritePlan(_)
-            | Call::Skill(_) => None,
+            | Call::Skill(_)
+            | Call::SessionSearch(_) => None,
         };
         risk.or_else(|| {
             self.config
