@@ -236,6 +236,9 @@ fn take_event(event: &Value, start: u64, text: &mut Option<Text>, chunk: &mut Ch
                 .docs
                 .push(doc(Kind::ToolCall, format!("{name} {summary}")));
         }
+        // What a search found is in the index already: indexed again, every
+        // later search would find its own earlier answers.
+        "tool-result" if event["name"] == "session_search" => {}
         "tool-result" => {
             let name = event["name"].as_str().unwrap_or_default();
             let output = event["output"].as_str().unwrap_or_default();
@@ -362,6 +365,11 @@ mod tests {
                 "file-complete",
                 json!({"id": "c", "path": "a", "op": "create", "bytes": 1, "diff": "+diffword"}),
             ),
+            event(
+                10,
+                "tool-result",
+                json!({"id": "d", "name": "session_search", "ok": true, "output": "old hits", "truncated": false, "duration_ms": 1}),
+            ),
         ]);
         let chunk = read_from(&path, 0, false).unwrap();
         let docs: Vec<(u64, &str, &str)> = chunk
@@ -378,7 +386,7 @@ mod tests {
                 (8, "tool-result", "exec ok"),
             ]
         );
-        assert_eq!((chunk.events, chunk.last_seq), (9, 9));
+        assert_eq!((chunk.events, chunk.last_seq), (10, 10));
         assert_eq!(chunk.end, std::fs::metadata(&path).unwrap().len());
         assert_eq!(chunk.work_dir.as_deref(), Some("/w"));
         assert_eq!(chunk.docs[0].epoch, 1_767_323_045);

@@ -224,7 +224,13 @@ impl Index {
         if known.is_some() && !reset && chunk.end == offset {
             return Ok(());
         }
-        store::add_chunk(&mut self.conn, id, &chunk, reset)
+        store::add_chunk(
+            &mut self.conn,
+            id,
+            &chunk,
+            reset,
+            known.map(|row| row.indexed_bytes),
+        )
     }
 }
 
@@ -257,3 +263,6 @@ pub fn forget_removed(state_dir: &Path, removed: &[PathBuf]) {
         crate::diag!("agent: the search index keeps removed sessions until the next search: {err}");
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -121,9 +121,16 @@ fn create(conn: &mut Connection) -> Result<(), SearchError> {
     }
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let version: i64 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
-    if version == 0 {
-        tx.execute_batch(SCHEMA)?;
-        tx.pragma_update(None, "user_version", FORMAT)?;
+    let tables: i64 = tx.query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))?;
+    match (version, tables) {
+        (0, 0) => {
+            tx.execute_batch(SCHEMA)?;
+            tx.pragma_update(None, "user_version", FORMAT)?;
+        }
+        // Another process made it meanwhile.
+        (FORMAT, _) => {}
+        // Tables of a format before versions were written, or another.
+        (other, _) => return Err(SearchError::OtherFormat(other)),
     }
     tx.commit()?;
     Ok(())
@@ -164,14 +171,28 @@ pub fn sessions(conn: &Connection) -> Result<Vec<SessionRow>, SearchError> {
 
 /// Adds what `chunk` read of session `id`'s journal, and where the next
 /// read starts, in one transaction. `reset` first removes what the
-/// index held of it (a journal read again from its start).
+/// index held of it (a journal read again from its start). `read_after`
+/// is how far the index had read when the chunk was read (`None`: the
+/// session was not in it): if another catch-up (of this process or
+/// another) moved it meanwhile, the chunk is not added twice.
 pub fn add_chunk(
     conn: &mut Connection,
     id: &str,
     chunk: &Chunk,
     reset: bool,
+    read_after: Option<u64>,
 ) -> Result<(), SearchError> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let now: Option<i64> = tx
+        .query_row(
+            "SELECT indexed_bytes FROM sessions WHERE id = ?1",
+            [id],
+            |row| row.get(0),
+        )
+        .optional()?;
+    if now.map(|bytes| bytes.max(0) as u64) != read_after {
+        return Ok(());
+    }
     tx.execute(
         "INSERT INTO sessions(id) VALUES (?1) ON CONFLICT(id) DO NOTHING",
         [id],
