@@ -47,7 +47,10 @@ fn main() -> anyhow::Result<()> {
 }
 
 fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim().to_owned()
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
 }
 
 struct Words {
@@ -184,7 +187,9 @@ fn queries(index: &mut Index, words: &mut Words, messages: usize) -> anyhow::Res
     let sets: Vec<(&str, Vec<String>)> = vec![
         (
             "rare word (rank 2,000-20,000)",
-            (0..QUERIES).map(|_| word(&mut rng, 2_000..VOCABULARY)).collect(),
+            (0..QUERIES)
+                .map(|_| word(&mut rng, 2_000..VOCABULARY))
+                .collect(),
         ),
         (
             "middling word (rank 100-2,000)",
@@ -193,7 +198,13 @@ fn queries(index: &mut Index, words: &mut Words, messages: usize) -> anyhow::Res
         (
             "two middling words",
             (0..QUERIES)
-                .map(|_| format!("{} {}", word(&mut rng, 100..2_000), word(&mut rng, 100..2_000)))
+                .map(|_| {
+                    format!(
+                        "{} {}",
+                        word(&mut rng, 100..2_000),
+                        word(&mut rng, 100..2_000)
+                    )
+                })
                 .collect(),
         ),
         (
@@ -243,7 +254,9 @@ fn queries(index: &mut Index, words: &mut Words, messages: usize) -> anyhow::Res
 /// a checkpoint.
 fn iteration(seq: &mut u64, iteration: u32, words: &mut Words) -> String {
     let mut out = String::new();
-    let ts = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+    let ts = chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string();
     let mut line = |value: serde_json::Value| {
         *seq += 1;
         let mut value = value;
@@ -257,13 +270,21 @@ fn iteration(seq: &mut u64, iteration: u32, words: &mut Words) -> String {
     for _ in 0..20 {
         line(json!({"type": "text-delta", "delta": words.text(5), "iteration": iteration}));
     }
-    line(json!({"type": "tool-call-start", "id": "c", "name": "exec", "args": {"command": words.text(6)}, "iteration": iteration}));
+    line(
+        json!({"type": "tool-call-start", "id": "c", "name": "exec", "args": {"command": words.text(6)}, "iteration": iteration}),
+    );
     for _ in 0..5 {
         line(json!({"type": "exec-log", "id": "c", "stream": "stdout", "data": words.text(20)}));
     }
-    line(json!({"type": "tool-result", "id": "c", "name": "exec", "ok": true, "output": words.text(300), "truncated": false, "duration_ms": 5}));
-    line(json!({"type": "usage-update", "input_tokens": 1, "output_tokens": 1, "cached_input_tokens": 0, "reasoning_tokens": 0, "total_input_tokens": 1, "total_output_tokens": 1}));
-    line(json!({"type": "checkpoint-saved", "iteration": iteration, "checkpoint": "x", "files_changed": 1}));
+    line(
+        json!({"type": "tool-result", "id": "c", "name": "exec", "ok": true, "output": words.text(300), "truncated": false, "duration_ms": 5}),
+    );
+    line(
+        json!({"type": "usage-update", "input_tokens": 1, "output_tokens": 1, "cached_input_tokens": 0, "reasoning_tokens": 0, "total_input_tokens": 1, "total_output_tokens": 1}),
+    );
+    line(
+        json!({"type": "checkpoint-saved", "iteration": iteration, "checkpoint": "x", "files_changed": 1}),
+    );
     out
 }
 

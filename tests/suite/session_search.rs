@@ -133,6 +133,30 @@ fn three_sessions_are_found_by_their_markers_until_retention_removes_one() {
 }
 
 #[test]
+fn the_running_session_keeps_the_index_after_its_checkpoints() {
+    let env = TestEnv::offline();
+    let script = env.script(json!({"turns": [
+        {"tool_calls": [{"name": "exec", "args": {"command": "echo first-iteration-okapi"}}]},
+        // Time for the catch-up after the first checkpoint, which the
+        // session does not wait for.
+        {"tool_calls": [{"name": "exec", "args": {"command": "sleep 1"}}]},
+        {"text": "done"}
+    ]}));
+    let run = env.run_script(&script, "look for okapi", &["--session-id", "kept"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // Read directly: `agent sessions` would catch up first.
+    let index = rusqlite::Connection::open(env.state_dir().join("search.sqlite")).unwrap();
+    let docs: i64 = index
+        .query_row(
+            "SELECT count(*) FROM fts WHERE fts MATCH 'okapi'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert!(docs >= 2, "the prompt and the command's output: {docs}");
+}
+
+#[test]
 fn hostile_queries_are_answered_and_an_empty_one_is_a_usage_error() {
     let env = TestEnv::offline();
     run_marked(&env, "only", "foo.rs");
@@ -177,7 +201,6 @@ fn a_deleted_or_damaged_index_is_rebuilt_from_the_journals() {
     let env = TestEnv::offline();
     run_marked(&env, "first", "pangolin");
     let index = env.state_dir().join("search.sqlite");
-    assert!(index.is_file(), "kept by the session itself");
     assert_eq!(found_in(&env, "pangolin"), ["first"]);
     for suffix in ["-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", index.display()));
