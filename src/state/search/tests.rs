@@ -206,3 +206,21 @@ fn a_chunk_two_catch_ups_read_is_added_once() {
     index.catch_up().unwrap();
     assert_eq!(found(&mut index, "twice").len(), 1);
 }
+
+#[test]
+fn of_two_equal_matches_the_recent_one_ranks_first() {
+    let state = tempfile::tempdir().unwrap();
+    let today = chrono::Utc::now().to_rfc3339();
+    session(
+        state.path(),
+        "old",
+        "2024-01-01T00:00:00Z",
+        &["same words here"],
+    );
+    session(state.path(), "new", &today, &["same words here"]);
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    let hits = index.search("words", None, 10).unwrap().hits;
+    assert_eq!(hits[0].session_id, "new");
+    assert!(hits[0].score > hits[1].score * 5.0, "{hits:?}");
+}
