@@ -7,7 +7,6 @@ use serde::Serialize;
 use super::SearchError;
 use super::extract::Kind;
 use super::query::{CLOSE, OPEN, ranges_of};
-use super::store::ROWID_SHIFT;
 
 /// The age at which a document's relevance counts half: a match from a
 /// month ago must be clearly better to beat one from today.
@@ -40,9 +39,8 @@ pub struct Hit {
 /// half of it, one of a year ago about 8 %. Hyperbolic rather than
 /// exponential so that an old match that is much better still wins.
 ///
-/// The ranking reads no body and, without `session`, no table but
-/// FTS5's own; what a hit is and its snippet are read afterwards for the
-/// hits only (FTS5 makes a snippet by reading the document's text again).
+/// The ranking reads no body; snippets are made afterwards for the hits
+/// only (FTS5 makes one by reading the document's text again).
 pub fn search(
     conn: &Connection,
     query: &str,
@@ -50,25 +48,30 @@ pub fn search(
     limit: usize,
     now: i64,
 ) -> Result<Vec<Hit>, SearchError> {
-    // The age is in the rowid (see `store::ROWID_SHIFT`).
-    let score = format!(
-        "(-bm25(fts)) / (1.0 + max(0, ?2 - (fts.rowid >> {ROWID_SHIFT})) / {HALF_WEIGHT_SECS:.1})"
+    let sql = format!(
+        "SELECT fts.rowid, s.id, d.seq, d.ts, d.kind, \
+         (-bm25(fts)) / (1.0 + max(0, ?2 - d.epoch) / {HALF_WEIGHT_SECS:.1}) AS score \
+         FROM fts JOIN docs d ON d.rowid = fts.rowid JOIN sessions s ON s.sid = d.sid \
+         WHERE fts MATCH ?1 {} ORDER BY score DESC LIMIT ?3",
+        if session.is_some() {
+            "AND s.id = ?4"
+        } else {
+            ""
+        }
     );
-    let sql = match session {
-        None => format!(
-            "SELECT rowid, {score} AS score FROM fts WHERE fts MATCH ?1 \
-             ORDER BY score DESC LIMIT ?3"
-        ),
-        Some(_) => format!(
-            "SELECT fts.rowid, {score} AS score FROM fts \
-             JOIN docs d ON d.rowid = fts.rowid JOIN sessions s ON s.sid = d.sid \
-             WHERE fts MATCH ?1 AND s.id = ?4 ORDER BY score DESC LIMIT ?3"
-        ),
-    };
     let mut statement = conn.prepare(&sql)?;
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let map = |row: &rusqlite::Row<'_>| Ok((row.get::<_, i64>(0)?, row.get::<_, f64>(1)?));
-    let rows: Vec<(i64, f64)> = match session {
+    let map = |row: &rusqlite::Row<'_>| {
+        Ok((
+            row.get::<_, i64>(0)?,
+            row.get::<_, String>(1)?,
+            row.get::<_, i64>(2)?,
+            row.get::<_, String>(3)?,
+            row.get::<_, i64>(4)?,
+            row.get::<_, f64>(5)?,
+        ))
+    };
+    let rows: Vec<_> = match session {
         Some(id) => statement
             .query_map(params![query, now, limit, id], map)?
             .collect::<Result<_, _>>()?,
@@ -76,19 +79,11 @@ pub fn search(
             .query_map(params![query, now, limit], map)?
             .collect::<Result<_, _>>()?,
     };
-    let mut meta = conn.prepare(
-        "SELECT s.id, d.seq, d.ts, d.kind FROM docs d JOIN sessions s ON s.sid = d.sid \
-         WHERE d.rowid = ?1",
-    )?;
     let mut snippet = conn.prepare(
         "SELECT snippet(fts, 0, ?2, ?3, '…', ?4) FROM fts WHERE fts MATCH ?1 AND rowid = ?5",
     )?;
     let mut hits = Vec::with_capacity(rows.len());
-    for (rowid, score) in rows {
-        let (session_id, seq, ts, kind): (String, i64, String, i64) = meta
-            .query_row([rowid], |row| {
-                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
-            })?;
+    for (rowid, session_id, seq, ts, kind, score) in rows {
         let marked: String = snippet.query_row(
             params![
                 query,
@@ -107,7 +102,7 @@ pub fn search(
             kind: Kind::from_code(kind).map_or("unknown", Kind::name),
             snippet,
             ranges,
-            score: (score * 10_000.0).round() / 10_000.0,
+            score,
         });
     }
     Ok(hits)

@@ -18,11 +18,6 @@ use super::extract::{Chunk, Doc};
 pub const FORMAT: i64 = 1;
 /// How long a writer waits for another process's write to end.
 const BUSY_WAIT: Duration = Duration::from_secs(5);
-/// A document's rowid is its event's time in seconds shifted left by
-/// this, plus a count within that second: ranking by age then reads
-/// the age from the rowid FTS5 already holds, not from another table
-/// (which took half the time of a query).
-pub const ROWID_SHIFT: u32 = 22;
 
 const SCHEMA: &str = "
 CREATE TABLE sessions(
@@ -43,6 +38,7 @@ CREATE TABLE docs(
     rowid INTEGER PRIMARY KEY,
     sid INTEGER NOT NULL,
     seq INTEGER NOT NULL,
+    epoch INTEGER NOT NULL,
     ts TEXT NOT NULL,
     kind INTEGER NOT NULL
 );
@@ -244,20 +240,17 @@ pub fn add_chunk(
 /// uses (the benchmark fills its index through here too).
 pub fn insert_docs(conn: &Connection, sid: i64, docs: &[Doc]) -> Result<u64, SearchError> {
     let mut meta =
-        conn.prepare("INSERT INTO docs(rowid, sid, seq, ts, kind) VALUES (?1, ?2, ?3, ?4, ?5)")?;
-    let mut last = conn.prepare("SELECT max(rowid) FROM docs WHERE rowid >= ?1 AND rowid < ?2")?;
+        conn.prepare("INSERT INTO docs(sid, seq, epoch, ts, kind) VALUES (?1, ?2, ?3, ?4, ?5)")?;
     let mut body = conn.prepare("INSERT INTO fts(rowid, body) VALUES (?1, ?2)")?;
     let mut bytes = 0u64;
     for doc in docs {
-        let second = doc.epoch.clamp(0, i64::MAX >> ROWID_SHIFT) << ROWID_SHIFT;
-        let next = second + (1 << ROWID_SHIFT);
-        let taken: Option<i64> = last.query_row(params![second, next], |row| row.get(0))?;
-        // Four million documents in one second cannot happen; if they
-        // did, SQLite would number the next one (its age then wrong).
-        let rowid = taken.map_or(Some(second), |taken| {
-            (taken + 1 < next).then_some(taken + 1)
-        });
-        meta.execute(params![rowid, sid, doc.seq as i64, doc.ts, doc.kind.code()])?;
+        meta.execute(params![
+            sid,
+            doc.seq as i64,
+            doc.epoch,
+            doc.ts,
+            doc.kind.code()
+        ])?;
         body.execute(params![conn.last_insert_rowid(), doc.body])?;
         bytes += doc.body.len() as u64;
     }

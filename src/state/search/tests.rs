@@ -218,6 +218,13 @@ fn of_two_equal_matches_the_recent_one_ranks_first() {
         &["same words here"],
     );
     session(state.path(), "new", &today, &["same words here"]);
+    // A word in every document weighs nothing in BM25.
+    session(
+        state.path(),
+        "other",
+        &today,
+        &["unrelated", "things", "entirely"],
+    );
     let mut index = Index::open(state.path(), u64::MAX).unwrap();
     index.catch_up().unwrap();
     let hits = index.search("words", None, 10).unwrap().hits;
