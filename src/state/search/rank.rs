@@ -11,6 +11,12 @@ use super::query::{CLOSE, OPEN, ranges_of};
 /// The age at which a document's relevance counts half: a match from a
 /// month ago must be clearly better to beat one from today.
 const HALF_WEIGHT_SECS: f64 = 30.0 * 86_400.0;
+/// Matches ranked at most, the most recently indexed: past this, the
+/// cost of a query would grow with the index (BM25 scores every match;
+/// a word in most of a million documents took 2.7 s), and the age
+/// discount makes older matches rare among the best anyway. A more
+/// specific query reaches them.
+const CANDIDATES: usize = 2000;
 /// Tokens in a snippet at most.
 const SNIPPET_TOKENS: i64 = 24;
 
@@ -39,7 +45,8 @@ pub struct Hit {
 /// half of it, one of a year ago about 8 %. Hyperbolic rather than
 /// exponential so that an old match that is much better still wins.
 ///
-/// The ranking reads no body; snippets are made afterwards for the hits
+/// Only the [`CANDIDATES`] most recently indexed matches are ranked
+/// (all of them within one session). The ranking reads no body; snippets are made afterwards for the hits
 /// only (FTS5 makes one by reading the document's text again).
 pub fn search(
     conn: &Connection,
@@ -48,17 +55,23 @@ pub fn search(
     limit: usize,
     now: i64,
 ) -> Result<Vec<Hit>, SearchError> {
-    let sql = format!(
-        "SELECT fts.rowid, s.id, d.seq, d.ts, d.kind, \
-         (-bm25(fts)) / (1.0 + max(0, ?2 - d.epoch) / {HALF_WEIGHT_SECS:.1}) AS score \
-         FROM fts JOIN docs d ON d.rowid = fts.rowid JOIN sessions s ON s.sid = d.sid \
-         WHERE fts MATCH ?1 {} ORDER BY score DESC LIMIT ?3",
-        if session.is_some() {
-            "AND s.id = ?4"
-        } else {
-            ""
-        }
-    );
+    let discount = format!("(1.0 + max(0, ?2 - d.epoch) / {HALF_WEIGHT_SECS:.1})");
+    let sql = match session {
+        // One session's matches are few: all of them are ranked.
+        Some(_) => format!(
+            "SELECT fts.rowid, s.id, d.seq, d.ts, d.kind, (-bm25(fts)) / {discount} AS score \
+             FROM fts JOIN docs d ON d.rowid = fts.rowid JOIN sessions s ON s.sid = d.sid \
+             WHERE fts MATCH ?1 AND s.id = ?4 ORDER BY score DESC LIMIT ?3"
+        ),
+        // FTS5 walks a word's list newest first and stops at the bound.
+        None => format!(
+            "SELECT m.rowid, s.id, d.seq, d.ts, d.kind, (-m.bm25) / {discount} AS score \
+             FROM (SELECT rowid, bm25(fts) AS bm25 FROM fts WHERE fts MATCH ?1 \
+                   ORDER BY rowid DESC LIMIT {CANDIDATES}) AS m \
+             JOIN docs d ON d.rowid = m.rowid JOIN sessions s ON s.sid = d.sid \
+             ORDER BY score DESC LIMIT ?3"
+        ),
+    };
     let mut statement = conn.prepare(&sql)?;
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let map = |row: &rusqlite::Row<'_>| {

@@ -231,3 +231,27 @@ fn of_two_equal_matches_the_recent_one_ranks_first() {
     assert_eq!(hits[0].session_id, "new");
     assert!(hits[0].score > hits[1].score * 5.0, "{hits:?}");
 }
+
+#[test]
+fn a_common_word_ranks_the_newest_matches() {
+    let state = tempfile::tempdir().unwrap();
+    let texts: Vec<String> = (0..2500).map(|n| format!("common word{n}")).collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    session(state.path(), "many", NOW, &texts);
+    session(state.path(), "rest", NOW, &["other", "things", "entirely"]);
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    let hits = index.search("common", None, 5).unwrap().hits;
+    assert_eq!(hits.len(), 5);
+    assert!(hits.iter().all(|hit| hit.seq > 500), "{hits:?}");
+    // The oldest is still found by a word of its own, and in its session.
+    assert_eq!(found(&mut index, "common word0"), vec![("many".into(), 1)]);
+    assert_eq!(
+        index
+            .search("common", Some("many"), 3000)
+            .unwrap()
+            .hits
+            .len(),
+        2500
+    );
+}
