@@ -32,6 +32,7 @@ pub struct Config {
     pub context: ContextConfig,
     pub untrusted_content: crate::session::untrusted::UntrustedConfig,
     pub skills: crate::skills::SkillsConfig,
+    pub session_search: SessionSearchConfig,
     pub mcp: crate::mcp::config::McpConfig,
     /// MCP servers by name (`[mcp_servers.NAME]`).
     pub mcp_servers: BTreeMap<String, crate::mcp::config::ServerConfig>,
@@ -82,6 +83,32 @@ impl StateConfig {
             max_total_mb: self.max_total_mb,
         }
         .policy()
+    }
+}
+
+/// `[session_search]`: the index of every session's journal.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SessionSearchConfig {
+    /// Offer the model the `session_search` tool.
+    pub tool: bool,
+    /// The index is kept under this (1 to 1048576); past it, the least
+    /// recently used sessions leave it first.
+    pub max_index_mb: u64,
+}
+
+impl Default for SessionSearchConfig {
+    fn default() -> Self {
+        SessionSearchConfig {
+            tool: false,
+            max_index_mb: crate::state::search::DEFAULT_MAX_INDEX_MB,
+        }
+    }
+}
+
+impl SessionSearchConfig {
+    pub fn max_index_bytes(&self) -> u64 {
+        self.max_index_mb * 1024 * 1024
     }
 }
 
@@ -249,6 +276,9 @@ impl Config {
         self.loop_breaker.validate()?;
         if !(1..=1024).contains(&self.state.max_file_mb) {
             return Err("state.max_file_mb must be between 1 and 1024".into());
+        }
+        if !(1..=1_048_576).contains(&self.session_search.max_index_mb) {
+            return Err("session_search.max_index_mb must be between 1 and 1048576".into());
         }
         if !(1..=86_400).contains(&self.hitl.timeout_secs) {
             return Err("hitl.timeout_secs must be between 1 and 86400".into());

@@ -11,6 +11,7 @@ mod attach;
 pub mod hidden_env;
 mod images;
 mod offline;
+mod sessions;
 mod skills;
 mod start;
 
@@ -164,6 +165,35 @@ pub enum Subcommand {
         #[command(subcommand)]
         command: SkillsCommand,
     },
+    /// Search the journals of every session in the state folder, or list
+    /// the sessions; one JSON object per line.
+    Sessions {
+        #[command(subcommand)]
+        command: SessionsCommand,
+    },
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum SessionsCommand {
+    /// Print the best matches for the words of QUERY, one JSON object per
+    /// line (session_id, seq, ts, type, snippet, ranges, score); a last
+    /// line {"partial": true, ...} when the index's size cap left
+    /// sessions out. Any text is a valid query; every word must match.
+    Search {
+        /// The words to find (several arguments are joined by spaces).
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        query: Vec<String>,
+        /// Matches to print at most.
+        #[arg(long, value_name = "N", default_value_t = 20,
+              value_parser = clap::value_parser!(u16).range(1..=1000))]
+        limit: u16,
+        /// Search this session only.
+        #[arg(long, value_name = "ID")]
+        session_id: Option<String>,
+    },
+    /// List the sessions of the state folder, the most recent first, one
+    /// JSON object per line.
+    List,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -217,7 +247,7 @@ pub fn main() -> ExitCode {
     let session = std::env::args_os().nth(1).is_some_and(|first| {
         !matches!(
             first.to_str(),
-            Some("attach" | "checkpoints" | "rollback" | "skills")
+            Some("attach" | "checkpoints" | "rollback" | "skills" | "sessions")
         )
     });
     if session && let Err(reason) = hidden_env::hide_builtin_secrets() {
@@ -237,6 +267,9 @@ pub fn main() -> ExitCode {
     }
     if let Some(command) = cli.command {
         let state_dir = cli.state_dir.clone().or_else(state::default_state_dir);
+        if let Subcommand::Sessions { command } = command {
+            return sessions::run(command, state_dir, cli.config.as_deref());
+        }
         return offline::run(command, state_dir);
     }
     let file_config = match Config::load(cli.config.as_deref()) {
@@ -303,7 +336,8 @@ async fn run(prepared: start::Prepared) -> u8 {
     // servers start, on a thread of its own).
     tokio::spawn(async move {
         let _ = tokio::task::spawn_blocking(move || {
-            state::retention::prune(&state_dir, &keep, retention)
+            let removed = state::retention::prune(&state_dir, &keep, retention);
+            state::search::forget_removed(&state_dir, &removed);
         })
         .await;
     });

@@ -51,6 +51,10 @@ pub fn run(command: Subcommand, state_dir: Option<PathBuf>) -> ExitCode {
         },
         // Run by `cli::main` before a state folder is looked for.
         Subcommand::Skills { command } => super::skills::run(command, None),
+        // Run by `cli::main`: it needs the config too.
+        Subcommand::Sessions { command } => {
+            super::sessions::run(command, Some(state_dir.clone()), None)
+        }
     }
 }
 

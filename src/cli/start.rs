@@ -472,6 +472,12 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
     }
     let skills = (config.skills.enabled).then(|| config.skills.roots(resolved.work_dir.clone()));
     let mcp_env = crate::mcp::server_env(&exec.base_env);
+    let search = Arc::new(tools::session_search::SearchSettings::new(
+        config.session_search.tool,
+        state_dir.clone(),
+        resolved.session_id.clone(),
+        config.session_search.max_index_bytes(),
+    ));
     Ok(Prepared {
         config: SessionConfig {
             session_id: resolved.session_id,
@@ -501,6 +507,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             project_instructions: config.context.project_instructions,
             fallback,
             skills,
+            search,
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: config.state.max_file_mb * 1024 * 1024,

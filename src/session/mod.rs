@@ -82,6 +82,8 @@ pub struct SessionConfig {
     pub fallback: Option<Fallback>,
     /// Where to look for skills; `None` with `[skills] enabled = false`.
     pub skills: Option<crate::skills::discover::Roots>,
+    /// `[session_search]`: the index this session keeps up, and the tool.
+    pub search: Arc<tools::session_search::SearchSettings>,
 }
 
 /// A model table entry's `fallback`, ready to call.
@@ -192,6 +194,10 @@ impl Session {
         let offer = match self.skills.is_empty() {
             true => offer.without(tools::Tool::Skill),
             false => offer,
+        };
+        let offer = match self.config.search.tool {
+            true => offer,
+            false => offer.without(tools::Tool::SessionSearch),
         };
         self.offer = self.gate_mcp_tools(offer);
         self.specs = self.offer.specs();
@@ -595,6 +601,7 @@ impl Session {
                     mode: self.state.progress.mode,
                     images_supported: self.config.model.images,
                     skills: self.skills.clone(),
+                    search: self.config.search.clone(),
                 };
                 let target = call.target().map(str::to_owned);
                 let mut result = tools::run(call, &ctx).await;

@@ -16,6 +16,8 @@ impl Session {
     /// losing the work in progress would be worse.
     pub(super) fn save_checkpoint(&mut self) {
         self.save_checkpoint_now();
+        // The iteration's events into the search index, off the loop.
+        self.config.search.catch_up_in_background();
         // A process the session started may write after this checkpoint
         // looked, even if it ends before the next: that one looks where
         // anything changed. (One alive now was started by a command, which

@@ -9,6 +9,7 @@ pub mod durable;
 pub mod journal;
 pub mod pack;
 pub mod retention;
+pub mod search;
 pub mod snapshot;
 
 use std::io::Write;

@@ -12,6 +12,7 @@ pub mod registry;
 mod report;
 pub mod sandbox;
 pub mod search;
+pub mod session_search;
 pub mod skill;
 pub mod tool_search;
 pub mod truncate;
@@ -49,6 +50,8 @@ pub struct ToolContext {
     pub images_supported: bool,
     /// The skills the session found, for the `skill` tool.
     pub skills: Arc<crate::skills::discover::Catalog>,
+    /// The index of earlier sessions, for `session_search`.
+    pub search: Arc<session_search::SearchSettings>,
 }
 
 /// A tool's answer. `ok: false` is an answer too: the model reads why and
@@ -103,6 +106,7 @@ pub async fn run(call: Call, ctx: &ToolContext) -> ToolOutput {
         Call::Exec(args) => exec::run(args, ctx).await,
         Call::WebFetch(args) => web::fetch(args, ctx).await,
         Call::Skill(args) => skill::run(args, ctx).await,
+        Call::SessionSearch(args) => session_search::run(args, ctx).await,
         // The session runs these itself (see `ToolDef::IN_SESSION`).
         Call::TodoWrite(_)
         | Call::AskUser(_)

@@ -27,6 +27,7 @@ mod scans;
 mod schema;
 mod search;
 mod secrets;
+mod session_search;
 mod skills;
 mod skills_install;
 mod snap;

@@ -122,7 +122,8 @@ impl UntrustedChecks {
             | Call::AskUser(_)
             | Call::WritePlan(_)
             | Call::Skill(_)
-            | Call::ToolSearch(_) => None,
+            | Call::ToolSearch(_)
+            | Call::SessionSearch(_) => None,
         };
         risk.or_else(|| {
             self.config

@@ -1,0 +1,257 @@
+use std::io::Write;
+
+use serde_json::json;
+
+use super::*;
+
+/// A session folder whose journal holds one user message per text, at
+/// `ts`; appended when the journal exists.
+fn session(state: &Path, id: &str, ts: &str, texts: &[&str]) {
+    let dir = state.join("sessions").join(id);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("journal.jsonl");
+    let seq = crate::state::journal::last_seq(&path);
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .unwrap();
+    for (n, text) in texts.iter().enumerate() {
+        let line = json!({"type": "user-message", "_seq": seq + 1 + n as u64, "ts": ts,
+                          "text": text, "source": "prompt"});
+        writeln!(file, "{line}").unwrap();
+    }
+}
+
+fn found(index: &mut Index, text: &str) -> Vec<(String, u64)> {
+    index
+        .search(text, None, 50)
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|hit| (hit.session_id, hit.seq))
+        .collect()
+}
+
+const NOW: &str = "2026-06-01T00:00:00.000Z";
+
+#[test]
+fn catch_up_reads_only_what_is_new() {
+    let state = tempfile::tempdir().unwrap();
+    session(state.path(), "a", NOW, &["first apple"]);
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    assert_eq!(found(&mut index, "apple"), vec![("a".into(), 1)]);
+    session(state.path(), "a", NOW, &["second apple"]);
+    session(state.path(), "b", NOW, &["apple pie"]);
+    index.catch_up().unwrap();
+    index.catch_up().unwrap();
+    let mut hits = found(&mut index, "apple");
+    hits.sort();
+    assert_eq!(
+        hits,
+        vec![("a".into(), 1), ("a".into(), 2), ("b".into(), 1)]
+    );
+    let rows = index.sessions().unwrap();
+    assert_eq!(rows.iter().map(|row| row.events).sum::<u64>(), 3);
+    assert_eq!(
+        index.search("apple", Some("b"), 10).unwrap().hits.len(),
+        1,
+        "one session only"
+    );
+}
+
+#[test]
+fn gone_sessions_are_forgotten() {
+    let state = tempfile::tempdir().unwrap();
+    session(state.path(), "a", NOW, &["kiwi"]);
+    session(state.path(), "b", NOW, &["kiwi"]);
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    std::fs::remove_dir_all(state.path().join("sessions/a")).unwrap();
+    index.catch_up().unwrap();
+    assert_eq!(found(&mut index, "kiwi"), vec![("b".into(), 1)]);
+    std::fs::remove_dir_all(state.path().join("sessions/b")).unwrap();
+    forget_removed(state.path(), &[state.path().join("sessions/b")]);
+    assert!(found(&mut index, "kiwi").is_empty());
+    assert!(index.sessions().unwrap().is_empty());
+}
+
+#[test]
+fn a_damaged_or_older_index_is_made_again() {
+    let state = tempfile::tempdir().unwrap();
+    session(state.path(), "a", NOW, &["mango"]);
+    let path = state.path().join(INDEX_FILE);
+    std::fs::write(&path, vec![0x5a; 8192]).unwrap();
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    assert_eq!(found(&mut index, "mango"), vec![("a".into(), 1)]);
+    drop(index);
+    let conn = Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", store::FORMAT - 1)
+        .unwrap();
+    drop(conn);
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    assert!(index.sessions().unwrap().is_empty(), "a fresh index");
+    index.catch_up().unwrap();
+    assert_eq!(found(&mut index, "mango"), vec![("a".into(), 1)]);
+}
+
+#[test]
+fn the_cap_drops_the_least_recently_used_sessions_and_says_so() {
+    let state = tempfile::tempdir().unwrap();
+    let filler = |word: &str| format!("{word} {}", "lorem ipsum dolor sit amet ".repeat(400));
+    let days = ["2026-01-01", "2026-02-01", "2026-03-01", "2026-04-01"];
+    for (n, day) in days.iter().enumerate() {
+        let texts: Vec<String> = (0..20)
+            .map(|i| filler(&format!("papaya{n} w{i}")))
+            .collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        session(
+            state.path(),
+            &format!("s{n}"),
+            &format!("{day}T00:00:00Z"),
+            &texts,
+        );
+    }
+    let mut unbounded = Index::open(state.path(), u64::MAX).unwrap();
+    unbounded.catch_up().unwrap();
+    let full = store::used_bytes(unbounded.connection()).unwrap();
+    drop(unbounded);
+    store::remove(&state.path().join(INDEX_FILE));
+    // Room for about two of the four.
+    let mut index = Index::open(state.path(), full / 2).unwrap();
+    index.catch_up().unwrap();
+    assert!(store::used_bytes(index.connection()).unwrap() <= full / 2);
+    let oldest = index.search("papaya0", None, 5).unwrap();
+    assert!(oldest.hits.is_empty());
+    assert!(oldest.sessions_left_out >= 1);
+    let newest = index.search("papaya3", None, 5).unwrap();
+    assert_eq!(newest.hits.len(), 5);
+    let rows = index.sessions().unwrap();
+    assert_eq!(rows.len(), 4, "dropped sessions stay listed");
+    assert!(rows.iter().find(|row| row.id == "s0").unwrap().dropped);
+    assert!(!rows.iter().find(|row| row.id == "s3").unwrap().dropped);
+    // Used again: read again, and another one leaves.
+    session(
+        state.path(),
+        "s0",
+        "2026-05-01T00:00:00Z",
+        &["papaya0 again"],
+    );
+    index.catch_up().unwrap();
+    assert!(!index.search("papaya0", None, 5).unwrap().hits.is_empty());
+}
+
+#[test]
+fn hostile_queries_never_fail() {
+    let state = tempfile::tempdir().unwrap();
+    session(
+        state.path(),
+        "a",
+        NOW,
+        &["see foo.rs near col:x and \"quoted\" AND stuff"],
+    );
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    for query in [
+        "foo.rs",
+        "NEAR(",
+        "NEAR(a b)",
+        "col:x",
+        "\"x",
+        "\"",
+        "* x",
+        "a AND",
+        "AND",
+        "OR NOT",
+        "x*",
+        "^x",
+        "x -y",
+        "(((",
+        "a\u{0}b",
+        "\u{1b}[31m",
+        "body:x",
+        "rowid",
+        "'; DROP TABLE docs; --",
+        "\u{E000}x\u{E001}",
+        "😀 x",
+        "ǅ ﬁ",
+    ] {
+        let result = index.search(query, None, 10);
+        assert!(
+            matches!(result, Ok(_) | Err(SearchError::EmptyQuery)),
+            "{query:?}: {result:?}"
+        );
+    }
+    assert_eq!(found(&mut index, "foo.rs").len(), 1);
+    assert_eq!(found(&mut index, "near AND").len(), 1, "AND is a word here");
+    assert!(matches!(
+        index.search("  * ", None, 10),
+        Err(SearchError::EmptyQuery)
+    ));
+}
+
+#[test]
+fn a_chunk_two_catch_ups_read_is_added_once() {
+    let state = tempfile::tempdir().unwrap();
+    session(state.path(), "a", NOW, &["twice"]);
+    let journal = state.path().join("sessions/a/journal.jsonl");
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    let chunk = extract::read_from(&journal, 0, true).unwrap();
+    for _ in 0..2 {
+        store::add_chunk(index.connection(), "a", &chunk, false, None).unwrap();
+    }
+    assert_eq!(found(&mut index, "twice").len(), 1);
+    index.catch_up().unwrap();
+    assert_eq!(found(&mut index, "twice").len(), 1);
+}
+
+#[test]
+fn of_two_equal_matches_the_recent_one_ranks_first() {
+    let state = tempfile::tempdir().unwrap();
+    let today = chrono::Utc::now().to_rfc3339();
+    session(
+        state.path(),
+        "old",
+        "2024-01-01T00:00:00Z",
+        &["same words here"],
+    );
+    session(state.path(), "new", &today, &["same words here"]);
+    // A word in every document weighs nothing in BM25.
+    session(
+        state.path(),
+        "other",
+        &today,
+        &["unrelated", "things", "entirely"],
+    );
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    let hits = index.search("words", None, 10).unwrap().hits;
+    assert_eq!(hits[0].session_id, "new");
+    assert!(hits[0].score > hits[1].score * 5.0, "{hits:?}");
+}
+
+#[test]
+fn a_common_word_ranks_the_newest_matches() {
+    let state = tempfile::tempdir().unwrap();
+    let texts: Vec<String> = (0..2500).map(|n| format!("common word{n}")).collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    session(state.path(), "many", NOW, &texts);
+    session(state.path(), "rest", NOW, &["other", "things", "entirely"]);
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    let hits = index.search("common", None, 5).unwrap().hits;
+    assert_eq!(hits.len(), 5);
+    assert!(hits.iter().all(|hit| hit.seq > 500), "{hits:?}");
+    // The oldest is still found by a word of its own, and in its session.
+    assert_eq!(found(&mut index, "common word0"), vec![("many".into(), 1)]);
+    assert_eq!(
+        index
+            .search("common", Some("many"), 3000)
+            .unwrap()
+            .hits
+            .len(),
+        2500
+    );
+}
