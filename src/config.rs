@@ -32,6 +32,7 @@ pub struct Config {
     pub context: ContextConfig,
     pub untrusted_content: crate::session::untrusted::UntrustedConfig,
     pub skills: crate::skills::SkillsConfig,
+    pub repo_map: crate::tools::repo_map::RepoMapConfig,
     pub mcp: crate::mcp::config::McpConfig,
     /// MCP servers by name (`[mcp_servers.NAME]`).
     pub mcp_servers: BTreeMap<String, crate::mcp::config::ServerConfig>,
@@ -256,6 +257,7 @@ impl Config {
         crate::session::checks::Checks::new(self.approval.clone(), false)?;
         crate::session::untrusted::UntrustedChecks::new(self.untrusted_content.clone())?;
         self.skills.validate()?;
+        self.repo_map.validate()?;
         for (name, server) in &self.mcp_servers {
             server.validate(name)?;
         }

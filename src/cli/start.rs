@@ -417,6 +417,12 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
     let (exec, report) = confine_commands(config, secret_names, &state_dir, &hitl_dir, &guards);
     let skills = (config.skills.enabled).then(|| config.skills.roots(resolved.work_dir.clone()));
     let mcp_env = crate::mcp::server_env(&exec.base_env);
+    let repo_map = tools::repo_map::MapSettings::new(
+        Some(state_dir.join(tools::repo_map::CACHE_FILE_NAME)),
+        &config.repo_map,
+        &resolved.model_spec,
+    );
+    repo_map.note_words(&resolved.prompt);
     Ok(Prepared {
         config: SessionConfig {
             session_id: resolved.session_id,
@@ -446,6 +452,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             project_instructions: config.context.project_instructions,
             fallback,
             skills,
+            repo_map: Arc::new(repo_map),
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: config.state.max_file_mb * 1024 * 1024,

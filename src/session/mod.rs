@@ -82,6 +82,8 @@ pub struct SessionConfig {
     pub fallback: Option<Fallback>,
     /// Where to look for skills; `None` with `[skills] enabled = false`.
     pub skills: Option<crate::skills::discover::Roots>,
+    /// The repository map: its settings, the first message's map.
+    pub repo_map: Arc<tools::repo_map::MapSettings>,
 }
 
 /// A model table entry's `fallback`, ready to call.
@@ -574,6 +576,7 @@ impl Session {
                     mode: self.state.progress.mode,
                     images_supported: self.config.model.images,
                     skills: self.skills.clone(),
+                    repo_map: self.config.repo_map.clone(),
                 };
                 let target = call.target().map(str::to_owned);
                 let mut result = tools::run(call, &ctx).await;
@@ -595,6 +598,7 @@ impl Session {
             source,
         });
         self.loops.user_spoke();
+        self.config.repo_map.note_words(&text);
         self.state.conversation.push(Message::User { text, images });
     }
 
@@ -615,6 +619,7 @@ impl Session {
             &context::environment(&config.work_dir, &config.exec.shell),
             &instructions,
             &skills,
+            &config.repo_map.context_block(),
             config.previous_summary.as_deref(),
             &config.prompt,
         );

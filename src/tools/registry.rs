@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{exec, files, interactive, search, skill, web};
+use super::{exec, files, interactive, repo_map, search, skill, web};
 use crate::model::ToolSpec;
 use crate::protocol::events::{ActivityKind, Mode};
 
@@ -179,6 +179,7 @@ registry! {
     ListDir(files::ListArgs),
     Glob(search::GlobArgs),
     Grep(search::GrepArgs),
+    RepoMap(repo_map::RepoMapArgs),
     Exec(exec::ExecArgs),
     WebFetch(web::FetchArgs),
     TodoWrite(interactive::TodoWriteArgs),

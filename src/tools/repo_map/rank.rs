@@ -1,0 +1,305 @@
+//! Which definitions matter most: files are nodes, and a file that refers
+//! to a name another defines links to it, weighted by how often and by
+//! what the name is. A PageRank personalised towards the files in focus
+//! ranks the files; each file's rank flows along its links to the
+//! definitions it uses, and those shares rank the definitions. Every
+//! collection here is ordered, so the same input ranks the same, to the
+//! bit.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::scan::FileSymbols;
+use super::tags::Kind;
+
+const DAMPING: f64 = 0.85;
+const MAX_ITERATIONS: usize = 100;
+const CONVERGED: f64 = 1e-10;
+/// A name defined in more files than this is too common to say much.
+const COMMON_DEFINERS: usize = 5;
+
+/// What the map is drawn towards.
+#[derive(Debug, Clone, Default)]
+pub struct Focus {
+    /// Paths (files, or folders ending in `/`) given to the tool, and the
+    /// files the session touched: the walk starts from them.
+    pub paths: BTreeSet<String>,
+    /// Identifiers and file names the user wrote.
+    pub words: BTreeSet<String>,
+}
+
+impl Focus {
+    fn holds(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        self.paths.iter().any(|focus| {
+            focus == path || (focus.ends_with('/') && path.starts_with(focus.as_str()))
+        }) || self.words.contains(path)
+            || self.words.contains(name)
+    }
+}
+
+/// One line of the map, best first: a definition (file, tag index), or a
+/// file shown by its path alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    Def(usize, usize),
+    File(usize),
+}
+
+/// A link: `from` refers to `name`, which `to` defines.
+struct Link<'a> {
+    from: usize,
+    to: usize,
+    name: &'a str,
+    weight: f64,
+}
+
+/// The entries of the map, best first: every definition, then each file
+/// with none, by its rank.
+pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
+    let links = links(files, focus);
+    let personal: Vec<f64> = files
+        .iter()
+        .map(|file| if focus.holds(&file.path) { 1.0 } else { 0.0 })
+        .collect();
+    let ranks = pagerank(files.len(), &links, &personal);
+    let mut out_weight = vec![0.0; files.len()];
+    for link in &links {
+        out_weight[link.from] += link.weight;
+    }
+    let mut shares: BTreeMap<(usize, &str), f64> = BTreeMap::new();
+    for link in &links {
+        *shares.entry((link.to, link.name)).or_default() +=
+            ranks[link.from] * link.weight / out_weight[link.from];
+    }
+    let mut ranked: Vec<((usize, &str), f64)> = shares.into_iter().collect();
+    ranked.sort_by(|(a, a_share), (b, b_share)| {
+        b_share
+            .total_cmp(a_share)
+            .then_with(|| files[a.0].path.cmp(&files[b.0].path))
+            .then_with(|| a.1.cmp(b.1))
+    });
+    let mut entries = Vec::new();
+    let mut shown = vec![false; files.len()];
+    for ((file, name), _) in ranked {
+        shown[file] = true;
+        for (index, tag) in files[file].tags.iter().enumerate() {
+            if tag.kind == Kind::Def && tag.name == name {
+                entries.push(Entry::Def(file, index));
+            }
+        }
+    }
+    let mut rest: Vec<usize> = (0..files.len()).filter(|file| !shown[*file]).collect();
+    rest.sort_by(|a, b| {
+        ranks[*b]
+            .total_cmp(&ranks[*a])
+            .then_with(|| files[*a].path.cmp(&files[*b].path))
+    });
+    entries.extend(rest.into_iter().map(Entry::File));
+    entries
+}
+
+/// The links between files, in a fixed order. A name no other file uses
+/// still links its definer to itself, faintly, so it is ranked.
+fn links<'a>(files: &'a [FileSymbols], focus: &Focus) -> Vec<Link<'a>> {
+    let mut definers: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
+    let mut uses: BTreeMap<&str, BTreeMap<usize, u32>> = BTreeMap::new();
+    for (index, file) in files.iter().enumerate() {
+        for tag in &file.tags {
+            match tag.kind {
+                Kind::Def => {
+                    definers.entry(&tag.name).or_default().insert(index);
+                }
+                Kind::Ref => *uses.entry(&tag.name).or_default().entry(index).or_default() += 1,
+            }
+        }
+    }
+    let focused: Vec<bool> = files.iter().map(|file| focus.holds(&file.path)).collect();
+    let mut links = Vec::new();
+    for (name, defined_in) in &definers {
+        let Some(users) = uses.get(name) else {
+            for &to in defined_in {
+                links.push(Link {
+                    from: to,
+                    to,
+                    name,
+                    weight: 0.1,
+                });
+            }
+            continue;
+        };
+        let weight = name_weight(name, defined_in.len(), focus);
+        for (&from, &count) in users {
+            let from_focus = if focused[from] { 50.0 } else { 1.0 };
+            for &to in defined_in {
+                links.push(Link {
+                    from,
+                    to,
+                    name,
+                    weight: weight * from_focus * f64::from(count).sqrt(),
+                });
+            }
+        }
+    }
+    links
+}
+
+/// How much a link by `name` weighs: more for a name the user wrote and
+/// for a long, specific one; less for a private or very common one.
+fn name_weight(name: &str, definers: usize, focus: &Focus) -> f64 {
+    let mut weight = 1.0;
+    if focus.words.contains(name) {
+        weight *= 10.0;
+    }
+    let specific = name.len() >= 8
+        && (name.contains('_')
+            || (name.chars().any(char::is_uppercase) && name.chars().any(char::is_lowercase)));
+    if specific {
+        weight *= 10.0;
+    }
+    if name.starts_with('_') {
+        weight *= 0.1;
+    }
+    if definers > COMMON_DEFINERS {
+        weight *= 0.1;
+    }
+    weight
+}
+
+/// Power iteration: the stationary rank of a walk that follows a link
+/// with the probability [`DAMPING`] and otherwise (and from a file with no
+/// links) jumps to a file of `personal` (to any file when it is all 0).
+fn pagerank(nodes: usize, links: &[Link<'_>], personal: &[f64]) -> Vec<f64> {
+    if nodes == 0 {
+        return Vec::new();
+    }
+    let total: f64 = personal.iter().sum();
+    let jump: Vec<f64> = match total > 0.0 {
+        true => personal.iter().map(|weight| weight / total).collect(),
+        false => vec![1.0 / nodes as f64; nodes],
+    };
+    let mut out_weight = vec![0.0; nodes];
+    for link in links {
+        out_weight[link.from] += link.weight;
+    }
+    let mut rank = jump.clone();
+    for _ in 0..MAX_ITERATIONS {
+        let dangling: f64 = (0..nodes)
+            .filter(|node| out_weight[*node] == 0.0)
+            .map(|node| rank[node])
+            .sum();
+        let mut next: Vec<f64> = jump
+            .iter()
+            .map(|share| (1.0 - DAMPING + DAMPING * dangling) * share)
+            .collect();
+        for link in links {
+            next[link.to] += DAMPING * rank[link.from] * link.weight / out_weight[link.from];
+        }
+        let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
+        rank = next;
+        if change < CONVERGED {
+            break;
+        }
+    }
+    rank
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tags::Tag;
+    use super::*;
+
+    fn file(path: &str, defs: &[&str], refs: &[&str]) -> FileSymbols {
+        let tag = |kind, name: &&str, line| Tag {
+            line,
+            kind,
+            name: (*name).to_owned(),
+            signature: format!("def {name}"),
+        };
+        let mut tags: Vec<Tag> = defs
+            .iter()
+            .zip(1..)
+            .map(|(n, l)| tag(Kind::Def, n, l))
+            .collect();
+        tags.extend(refs.iter().zip(100..).map(|(n, l)| tag(Kind::Ref, n, l)));
+        FileSymbols {
+            path: path.to_owned(),
+            tags,
+        }
+    }
+
+    fn link(from: usize, to: usize, weight: f64) -> Link<'static> {
+        Link {
+            from,
+            to,
+            name: "x",
+            weight,
+        }
+    }
+
+    #[test]
+    fn rank_sums_to_one_and_flows_to_what_is_linked() {
+        // 0 -> 2, 1 -> 2, 2 -> 0.
+        let links = [link(0, 2, 1.0), link(1, 2, 1.0), link(2, 0, 1.0)];
+        let rank = pagerank(3, &links, &[0.0; 3]);
+        assert!((rank.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{rank:?}");
+        assert!(rank[2] > rank[0] && rank[0] > rank[1], "{rank:?}");
+        // Personalised on 1: its one target gains.
+        let towards_one = pagerank(3, &links, &[0.0, 1.0, 0.0]);
+        assert!(towards_one[1] > rank[1], "{towards_one:?}");
+    }
+
+    #[test]
+    fn a_dangling_file_gives_its_rank_back_to_the_jump() {
+        let rank = pagerank(2, &[link(0, 1, 1.0)], &[0.0; 2]);
+        assert!((rank.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{rank:?}");
+        assert!(rank[1] > rank[0]);
+    }
+
+    #[test]
+    fn the_focus_file_ranks_what_it_uses_first() {
+        let files = vec![
+            file("a.py", &["alpha_store"], &[]),
+            file("b.py", &["beta_loader"], &[]),
+            file("main.py", &["main"], &["beta_loader"]),
+            file("other.py", &["other"], &["alpha_store", "alpha_store"]),
+        ];
+        let plain = rank(&files, &Focus::default());
+        assert_eq!(plain[0], Entry::Def(0, 0), "{plain:?}");
+        let focus = Focus {
+            paths: BTreeSet::from(["main.py".to_owned()]),
+            words: BTreeSet::new(),
+        };
+        let focused = rank(&files, &focus);
+        assert_eq!(focused[0], Entry::Def(1, 0), "{focused:?}");
+        // Every definition and file is in the list once.
+        assert_eq!(focused.len(), 4);
+    }
+
+    #[test]
+    fn mentioned_names_weigh_more_private_and_common_ones_less() {
+        let focus = Focus {
+            paths: BTreeSet::new(),
+            words: BTreeSet::from(["run".to_owned()]),
+        };
+        assert_eq!(name_weight("run", 1, &focus), 10.0);
+        assert_eq!(name_weight("go", 1, &focus), 1.0);
+        assert_eq!(name_weight("parse_config", 1, &focus), 10.0);
+        assert!((name_weight("_hidden", 1, &focus) - 0.1).abs() < 1e-12);
+        assert!((name_weight("new", 9, &focus) - 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_same_input_ranks_the_same() {
+        let files: Vec<FileSymbols> = (0..40)
+            .map(|n| {
+                let def = format!("symbol_{n}");
+                let used = format!("symbol_{}", (n * 7 + 3) % 40);
+                file(&format!("f{n:02}.rs"), &[&def], &[&used])
+            })
+            .collect();
+        let first = rank(&files, &Focus::default());
+        for _ in 0..5 {
+            assert_eq!(rank(&files, &Focus::default()), first);
+        }
+    }
+}
