@@ -57,10 +57,7 @@ struct Link<'a> {
 /// with none, by its rank.
 pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
     let links = links(files, focus);
-    let personal: Vec<f64> = files
-        .iter()
-        .map(|file| if focus.holds(&file.path) { 1.0 } else { 0.0 })
-        .collect();
+    let personal = personal(files, focus);
     let ranks = pagerank(files.len(), &links, &personal);
     let mut out_weight = vec![0.0; files.len()];
     for link in &links {
@@ -96,6 +93,32 @@ pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
     });
     entries.extend(rest.into_iter().map(Entry::File));
     entries
+}
+
+/// Where the walk jumps to: the files in focus, and those that define a
+/// name the user wrote (unless many do: then the name says little).
+fn personal(files: &[FileSymbols], focus: &Focus) -> Vec<f64> {
+    let mut definers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (index, file) in files.iter().enumerate() {
+        for tag in &file.tags {
+            if tag.kind == Kind::Def && tag.name.len() >= 3 && focus.words.contains(&tag.name) {
+                definers.entry(&tag.name).or_default().push(index);
+            }
+        }
+    }
+    let mut personal: Vec<f64> = files
+        .iter()
+        .map(|file| if focus.holds(&file.path) { 1.0 } else { 0.0 })
+        .collect();
+    for (_, mut defined_in) in definers {
+        defined_in.dedup();
+        if defined_in.len() <= COMMON_DEFINERS {
+            for file in defined_in {
+                personal[file] = 1.0;
+            }
+        }
+    }
+    personal
 }
 
 /// The links between files, in a fixed order. A name no other file uses
