@@ -27,7 +27,10 @@ fn main() -> anyhow::Result<()> {
     let generated = tempfile::tempdir()?;
     let tree = match std::env::var("REPO_MAP_BENCH_GENERATE") {
         Ok(count) => {
-            generate(generated.path(), count.parse().context("REPO_MAP_BENCH_GENERATE")?)?;
+            generate(
+                generated.path(),
+                count.parse().context("REPO_MAP_BENCH_GENERATE")?,
+            )?;
             generated.path().to_path_buf()
         }
         Err(_) => match std::env::var_os("REPO_MAP_BENCH_TREE") {
@@ -48,8 +51,8 @@ fn main() -> anyhow::Result<()> {
     println!("cores: {threads}; budget: {budget} tokens; warm runs: {runs} (median)");
 
     let started = Instant::now();
-    let (map, cold) = build(&tree, Some(&cache), &Focus::default(), budget, &stop)
-        .map_err(anyhow::Error::msg)?;
+    let (map, cold) =
+        build(&tree, Some(&cache), &Focus::default(), budget, &stop).map_err(anyhow::Error::msg)?;
     let cold_time = started.elapsed();
     println!(
         "cold: {} ms ({} files, {} parsed, {} from the cache; map {} tokens)",
@@ -69,13 +72,20 @@ fn main() -> anyhow::Result<()> {
             words: BTreeSet::from([format!("word_{run}"), "new".to_owned(), "spawn".to_owned()]),
         };
         let started = Instant::now();
-        let (_, warm) = build(&tree, Some(&cache), &focus, budget, &stop)
-            .map_err(anyhow::Error::msg)?;
+        let (_, warm) =
+            build(&tree, Some(&cache), &focus, budget, &stop).map_err(anyhow::Error::msg)?;
         times.push(started.elapsed());
-        anyhow::ensure!(warm.parsed == 0, "a warm build parsed {} files", warm.parsed);
+        anyhow::ensure!(
+            warm.parsed == 0,
+            "a warm build parsed {} files",
+            warm.parsed
+        );
     }
     times.sort();
-    let median = times.get(times.len() / 2).copied().unwrap_or(Duration::ZERO);
+    let median = times
+        .get(times.len() / 2)
+        .copied()
+        .unwrap_or(Duration::ZERO);
     println!(
         "warm: {} ms median (min {} ms, max {} ms)",
         median.as_millis(),
@@ -87,7 +97,10 @@ fn main() -> anyhow::Result<()> {
 
 fn env_number<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T> {
     match std::env::var(name) {
-        Ok(value) => value.parse().ok().with_context(|| format!("{name}={value}")),
+        Ok(value) => value
+            .parse()
+            .ok()
+            .with_context(|| format!("{name}={value}")),
         Err(_) => Ok(default),
     }
 }
@@ -109,7 +122,9 @@ fn default_tree() -> anyhow::Result<PathBuf> {
         }
     }
     found.sort();
-    found.pop().context("no tokio in the cargo registry; set REPO_MAP_BENCH_TREE")
+    found
+        .pop()
+        .context("no tokio in the cargo registry; set REPO_MAP_BENCH_TREE")
 }
 
 /// `count` source files in three languages, in folders of 100, each

@@ -41,6 +41,9 @@ Use it to find your way in a code base you do not know before reading files. `fo
 pub const MAX_TOOL_TOKENS: u64 = 8_000;
 /// The least a call may ask for: the last line alone takes most of it.
 pub const MIN_TOOL_TOKENS: u64 = 64;
+/// A call still reading the tree after this stops and maps what it read;
+/// the files it parsed are in the cache for the next call.
+pub const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 /// Set, it makes every map build say on stderr what it parsed and how
 /// long it took (tests and benchmarks read it).
 pub const STATS_VAR: &str = "AGENT_REPO_MAP_STATS";
@@ -145,18 +148,23 @@ pub async fn run(args: RepoMapArgs, ctx: &ToolContext) -> ToolOutput {
     let flag = stop.clone();
     let mut task =
         tokio::task::spawn_blocking(move || build(&root, settings.cache(), &focus, budget, &flag));
-    let joined = tokio::select! {
-        joined = &mut task => joined,
+    let (joined, cut) = tokio::select! {
+        joined = &mut task => (joined, None),
         () = ctx.cancel.cancelled() => {
             stop.store(true, Ordering::Relaxed);
-            task.await
+            (task.await, Some("[cancelled: only part of the tree was read]\n".to_owned()))
+        }
+        () = tokio::time::sleep(TIMEOUT) => {
+            stop.store(true, Ordering::Relaxed);
+            let note = format!(
+                "[stopped after {} s: only part of the tree was read; the next call goes on from the cache]\n",
+                TIMEOUT.as_secs()
+            );
+            (task.await, Some(note))
         }
     };
     match joined {
-        Ok(Ok((map, _))) if ctx.cancel.is_cancelled() => {
-            ToolOutput::ok(map + "[cancelled: only part of the tree was read]\n")
-        }
-        Ok(Ok((map, _))) => ToolOutput::ok(map),
+        Ok(Ok((map, _))) => ToolOutput::ok(map + cut.as_deref().unwrap_or("")),
         Ok(Err(why)) => ToolOutput::fail(format!("cannot map the work dir: {why}")),
         Err(err) => ToolOutput::fail(format!("mapping the work dir failed: {err}")),
     }
