@@ -56,6 +56,7 @@ impl Lang {
         }
     }
 
+    #[cfg(feature = "repo-map")]
     pub const ALL: [Lang; 10] = [
         Lang::Python,
         Lang::JavaScript,
@@ -74,6 +75,7 @@ impl Lang {
 pub const COMPILED_IN: bool = cfg!(feature = "repo-map");
 
 /// Patterns added to a grammar's own query.
+#[cfg(feature = "repo-map")]
 mod extra {
     pub const RUST: &str = r#"
 (const_item name: (identifier) @name) @definition.constant

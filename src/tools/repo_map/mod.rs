@@ -109,7 +109,9 @@ pub fn build(
     let started = Instant::now();
     let mut cache = cache::Cache::open(cache);
     let scanned = scan::scan(root, &mut cache, stop).map_err(|err| err.to_string())?;
+    let scanned_at = started.elapsed();
     let entries = rank::rank(&scanned.files, focus);
+    let ranked_at = started.elapsed();
     let map = render::fit(&scanned.files, &entries, budget, scanned.partial);
     let stats = BuildStats {
         files: scanned.files.len(),
@@ -118,12 +120,14 @@ pub fn build(
     };
     if std::env::var_os(STATS_VAR).is_some() {
         crate::diag!(
-            "repo-map: {} files, {} parsed, {} from the cache, {} tokens, {} ms",
+            "repo-map: {} files, {} parsed, {} from the cache, {} tokens, {} ms (scan {} ms, rank {} ms)",
             stats.files,
             stats.parsed,
             stats.cached,
             render::tokens(&map),
-            started.elapsed().as_millis()
+            started.elapsed().as_millis(),
+            scanned_at.as_millis(),
+            (ranked_at - scanned_at).as_millis()
         );
     }
     Ok((map, stats))

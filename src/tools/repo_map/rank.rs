@@ -6,7 +6,7 @@
 //! collection here is ordered, so the same input ranks the same, to the
 //! bit.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::scan::FileSymbols;
 use super::tags::Kind;
@@ -45,45 +45,46 @@ pub enum Entry {
     File(usize),
 }
 
-/// A link: `from` refers to `name`, which `to` defines.
-struct Link<'a> {
-    from: usize,
-    to: usize,
+/// A name and the files that define it (its targets), with the files that
+/// use it and how much each use weighs. Each user links to every target
+/// with its weight; kept by name rather than link by link, since a common
+/// name used in U files and defined in D would make U x D links.
+struct Group<'a> {
     name: &'a str,
-    weight: f64,
+    targets: Vec<usize>,
+    uses: Vec<(usize, f64)>,
 }
+
+/// Every definition by name, file and tag index, sorted.
+type Defs<'a> = Vec<(&'a str, usize, usize)>;
 
 /// The entries of the map, best first: every definition, then each file
 /// with none, by its rank.
 pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
-    let links = links(files, focus);
-    let personal = personal(files, focus);
-    let ranks = pagerank(files.len(), &links, &personal);
-    let mut out_weight = vec![0.0; files.len()];
-    for link in &links {
-        out_weight[link.from] += link.weight;
+    let (defs, groups) = groups(files, focus);
+    let personal = personal(files, &defs, focus);
+    let ranks = pagerank(files.len(), &groups, &personal);
+    let out = out_weights(files.len(), &groups);
+    let mut ranked: Vec<(usize, &str, f64)> = Vec::new();
+    for group in &groups {
+        let share = flow(group, &ranks, &out);
+        ranked.extend(group.targets.iter().map(|to| (*to, group.name, share)));
     }
-    let mut shares: BTreeMap<(usize, &str), f64> = BTreeMap::new();
-    for link in &links {
-        *shares.entry((link.to, link.name)).or_default() +=
-            ranks[link.from] * link.weight / out_weight[link.from];
-    }
-    let mut ranked: Vec<((usize, &str), f64)> = shares.into_iter().collect();
-    ranked.sort_by(|(a, a_share), (b, b_share)| {
+    ranked.sort_by(|(a, a_name, a_share), (b, b_name, b_share)| {
         b_share
             .total_cmp(a_share)
-            .then_with(|| files[a.0].path.cmp(&files[b.0].path))
-            .then_with(|| a.1.cmp(b.1))
+            .then_with(|| files[*a].path.cmp(&files[*b].path))
+            .then_with(|| a_name.cmp(b_name))
     });
     let mut entries = Vec::new();
     let mut shown = vec![false; files.len()];
-    for ((file, name), _) in ranked {
+    for (file, name, _) in ranked {
         shown[file] = true;
-        for (index, tag) in files[file].tags.iter().enumerate() {
-            if tag.kind == Kind::Def && tag.name == name {
-                entries.push(Entry::Def(file, index));
-            }
-        }
+        let first = defs.partition_point(|def| (def.0, def.1) < (name, file));
+        let tags = defs[first..]
+            .iter()
+            .take_while(|def| (def.0, def.1) == (name, file));
+        entries.extend(tags.map(|def| Entry::Def(file, def.2)));
     }
     let mut rest: Vec<usize> = (0..files.len()).filter(|file| !shown[*file]).collect();
     rest.sort_by(|a, b| {
@@ -97,23 +98,21 @@ pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
 
 /// Where the walk jumps to: the files in focus, and those that define a
 /// name the user wrote (unless many do: then the name says little).
-fn personal(files: &[FileSymbols], focus: &Focus) -> Vec<f64> {
-    let mut definers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (index, file) in files.iter().enumerate() {
-        for tag in &file.tags {
-            if tag.kind == Kind::Def && tag.name.len() >= 3 && focus.words.contains(&tag.name) {
-                definers.entry(&tag.name).or_default().push(index);
-            }
-        }
-    }
+fn personal(files: &[FileSymbols], defs: &Defs<'_>, focus: &Focus) -> Vec<f64> {
     let mut personal: Vec<f64> = files
         .iter()
         .map(|file| if focus.holds(&file.path) { 1.0 } else { 0.0 })
         .collect();
-    for (_, mut defined_in) in definers {
-        defined_in.dedup();
-        if defined_in.len() <= COMMON_DEFINERS {
-            for file in defined_in {
+    for word in focus.words.iter().filter(|word| word.len() >= 3) {
+        let first = defs.partition_point(|def| def.0 < word.as_str());
+        let mut definers: Vec<usize> = defs[first..]
+            .iter()
+            .take_while(|def| def.0 == word.as_str())
+            .map(|def| def.1)
+            .collect();
+        definers.dedup();
+        if definers.len() <= COMMON_DEFINERS {
+            for file in definers {
                 personal[file] = 1.0;
             }
         }
@@ -121,49 +120,75 @@ fn personal(files: &[FileSymbols], focus: &Focus) -> Vec<f64> {
     personal
 }
 
-/// The links between files, in a fixed order. A name no other file uses
-/// still links its definer to itself, faintly, so it is ranked.
-fn links<'a>(files: &'a [FileSymbols], focus: &Focus) -> Vec<Link<'a>> {
-    let mut definers: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
-    let mut uses: BTreeMap<&str, BTreeMap<usize, u32>> = BTreeMap::new();
+/// The rank a group passes to each of its targets.
+fn flow(group: &Group<'_>, ranks: &[f64], out: &[f64]) -> f64 {
+    group
+        .uses
+        .iter()
+        .map(|(from, weight)| ranks[*from] * weight / out[*from])
+        .sum()
+}
+
+/// Each file's weight of links out.
+fn out_weights(nodes: usize, groups: &[Group<'_>]) -> Vec<f64> {
+    let mut out = vec![0.0; nodes];
+    for group in groups {
+        for (from, weight) in &group.uses {
+            out[*from] += weight * group.targets.len() as f64;
+        }
+    }
+    out
+}
+
+/// The definitions, and the groups of links in the order of their names.
+/// A name no other file uses still links its definer to itself, faintly,
+/// so it is ranked.
+fn groups<'a>(files: &'a [FileSymbols], focus: &Focus) -> (Defs<'a>, Vec<Group<'a>>) {
+    let mut defs: Defs<'a> = Vec::new();
+    let mut refs: Vec<(&str, usize)> = Vec::new();
     for (index, file) in files.iter().enumerate() {
-        for tag in &file.tags {
+        for (tag_index, tag) in file.tags.iter().enumerate() {
             match tag.kind {
-                Kind::Def => {
-                    definers.entry(&tag.name).or_default().insert(index);
-                }
-                Kind::Ref => *uses.entry(&tag.name).or_default().entry(index).or_default() += 1,
+                Kind::Def => defs.push((&tag.name, index, tag_index)),
+                Kind::Ref => refs.push((&tag.name, index)),
             }
         }
     }
+    defs.sort_unstable();
+    refs.sort_unstable();
     let focused: Vec<bool> = files.iter().map(|file| focus.holds(&file.path)).collect();
-    let mut links = Vec::new();
-    for (name, defined_in) in &definers {
-        let Some(users) = uses.get(name) else {
-            for &to in defined_in {
-                links.push(Link {
-                    from: to,
-                    to,
-                    name,
-                    weight: 0.1,
-                });
-            }
+    let mut groups = Vec::new();
+    let mut at = 0;
+    while at < defs.len() {
+        let name = defs[at].0;
+        let end = at + defs[at..].partition_point(|def| def.0 == name);
+        let mut targets: Vec<usize> = defs[at..end].iter().map(|def| def.1).collect();
+        targets.dedup();
+        at = end;
+        let first = refs.partition_point(|used| used.0 < name);
+        let users = &refs[first..first + refs[first..].partition_point(|used| used.0 == name)];
+        if users.is_empty() {
+            groups.extend(targets.into_iter().map(|to| Group {
+                name,
+                targets: vec![to],
+                uses: vec![(to, 0.1)],
+            }));
             continue;
-        };
-        let weight = name_weight(name, defined_in.len(), focus);
-        for (&from, &count) in users {
-            let from_focus = if focused[from] { 50.0 } else { 1.0 };
-            for &to in defined_in {
-                links.push(Link {
-                    from,
-                    to,
-                    name,
-                    weight: weight * from_focus * f64::from(count).sqrt(),
-                });
-            }
         }
+        let weight = name_weight(name, targets.len(), focus);
+        let mut uses: Vec<(usize, f64)> = Vec::new();
+        for run in users.chunk_by(|a, b| a.1 == b.1) {
+            let from = run[0].1;
+            let from_focus = if focused[from] { 50.0 } else { 1.0 };
+            uses.push((from, weight * from_focus * (run.len() as f64).sqrt()));
+        }
+        groups.push(Group {
+            name,
+            targets,
+            uses,
+        });
     }
-    links
+    (defs, groups)
 }
 
 /// How much a link by `name` weighs: more for a name the user wrote and
@@ -191,7 +216,7 @@ fn name_weight(name: &str, definers: usize, focus: &Focus) -> f64 {
 /// Power iteration: the stationary rank of a walk that follows a link
 /// with the probability [`DAMPING`] and otherwise (and from a file with no
 /// links) jumps to a file of `personal` (to any file when it is all 0).
-fn pagerank(nodes: usize, links: &[Link<'_>], personal: &[f64]) -> Vec<f64> {
+fn pagerank(nodes: usize, groups: &[Group<'_>], personal: &[f64]) -> Vec<f64> {
     if nodes == 0 {
         return Vec::new();
     }
@@ -200,22 +225,22 @@ fn pagerank(nodes: usize, links: &[Link<'_>], personal: &[f64]) -> Vec<f64> {
         true => personal.iter().map(|weight| weight / total).collect(),
         false => vec![1.0 / nodes as f64; nodes],
     };
-    let mut out_weight = vec![0.0; nodes];
-    for link in links {
-        out_weight[link.from] += link.weight;
-    }
+    let out = out_weights(nodes, groups);
     let mut rank = jump.clone();
     for _ in 0..MAX_ITERATIONS {
         let dangling: f64 = (0..nodes)
-            .filter(|node| out_weight[*node] == 0.0)
+            .filter(|node| out[*node] == 0.0)
             .map(|node| rank[node])
             .sum();
         let mut next: Vec<f64> = jump
             .iter()
             .map(|share| (1.0 - DAMPING + DAMPING * dangling) * share)
             .collect();
-        for link in links {
-            next[link.to] += DAMPING * rank[link.from] * link.weight / out_weight[link.from];
+        for group in groups {
+            let passed = DAMPING * flow(group, &rank, &out);
+            for to in &group.targets {
+                next[*to] += passed;
+            }
         }
         let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
         rank = next;
@@ -250,12 +275,11 @@ mod tests {
         }
     }
 
-    fn link(from: usize, to: usize, weight: f64) -> Link<'static> {
-        Link {
-            from,
-            to,
+    fn link(from: usize, to: usize, weight: f64) -> Group<'static> {
+        Group {
             name: "x",
-            weight,
+            targets: vec![to],
+            uses: vec![(from, weight)],
         }
     }
 

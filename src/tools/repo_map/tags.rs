@@ -10,6 +10,7 @@ pub const MAX_PARSED_BYTES: usize = 1024 * 1024;
 /// A signature line is cut to this many bytes.
 const MAX_SIGNATURE_BYTES: usize = 200;
 /// A longer name is no identifier worth a map line.
+#[cfg(feature = "repo-map")]
 const MAX_NAME_BYTES: usize = 200;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
