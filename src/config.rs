@@ -33,6 +33,7 @@ pub struct Config {
     pub untrusted_content: crate::session::untrusted::UntrustedConfig,
     pub skills: crate::skills::SkillsConfig,
     pub session_search: SessionSearchConfig,
+    pub repo_map: crate::tools::repo_map::RepoMapConfig,
     pub mcp: crate::mcp::config::McpConfig,
     /// MCP servers by name (`[mcp_servers.NAME]`).
     pub mcp_servers: BTreeMap<String, crate::mcp::config::ServerConfig>,
@@ -287,6 +288,7 @@ impl Config {
         crate::session::untrusted::UntrustedChecks::new(self.untrusted_content.clone())?;
         self.skills.validate()?;
         self.mcp.validate()?;
+        self.repo_map.validate()?;
         for (name, server) in &self.mcp_servers {
             server.validate(name)?;
         }

@@ -369,6 +369,10 @@ async fn run(prepared: start::Prepared) -> u8 {
     // Started before the session is made, so the servers boot while it
     // sets up; it waits for their tool lists before `session-start`.
     let mcp = crate::mcp::McpManager::start(prepared.mcp_servers, prepared.mcp_env);
+    if prepared.config.state.restore.is_none() {
+        let config = &prepared.config;
+        tools::repo_map::prepare_context(config.repo_map.clone(), &config.work_dir).await;
+    }
     let session = Session::new(prepared.config, prepared.model, events, control).with_mcp(
         mcp,
         Some(prepared.mcp_reload),

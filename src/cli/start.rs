@@ -478,6 +478,12 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
         resolved.session_id.clone(),
         config.session_search.max_index_bytes(),
     ));
+    let repo_map = tools::repo_map::MapSettings::new(
+        Some(state_dir.join(tools::repo_map::CACHE_FILE_NAME)),
+        &config.repo_map,
+        &resolved.model_spec,
+    );
+    repo_map.note_words(&resolved.prompt);
     Ok(Prepared {
         config: SessionConfig {
             session_id: resolved.session_id,
@@ -508,6 +514,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             fallback,
             skills,
             search,
+            repo_map: Arc::new(repo_map),
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: config.state.max_file_mb * 1024 * 1024,

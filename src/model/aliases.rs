@@ -49,6 +49,10 @@ pub struct ModelSpec {
     /// spent on errors worth retrying: overloaded, 5xx, unreachable).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback: Option<String>,
+    /// The `repo_map` tool's budget in tokens when a call names none;
+    /// absent: a share of the context window (see [`ModelSpec::repo_map_tokens`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo_map_tokens: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,7 +63,20 @@ pub enum PromptStyle {
     Compact,
 }
 
+/// The default map takes this share of the context window...
+const REPO_MAP_SHARE: u64 = 32;
+/// ...and at most this many tokens: past it a map says little more.
+const REPO_MAP_MAX_DEFAULT: u64 = 4_096;
+
 impl ModelSpec {
+    /// The repository map's budget for this model when nothing else sets
+    /// it: the table's `repo_map_tokens`, else 1/32 of the window, at most
+    /// 4096.
+    pub fn repo_map_tokens(&self) -> u64 {
+        self.repo_map_tokens
+            .unwrap_or((self.context_window / REPO_MAP_SHARE).min(REPO_MAP_MAX_DEFAULT))
+    }
+
     pub fn prices(&self) -> Prices {
         Prices {
             input_price: self.input_price,
@@ -140,6 +157,7 @@ impl Default for ModelTable {
             output_price: None,
             prompt: PromptStyle::Full,
             fallback: None,
+            repo_map_tokens: None,
         };
         let entries = BTreeMap::from([
             (
@@ -191,6 +209,7 @@ impl ModelTable {
                 output_price: None,
                 prompt: PromptStyle::Full,
                 fallback: None,
+                repo_map_tokens: None,
             })
     }
 
@@ -221,6 +240,7 @@ mod tests {
                 output_price: None,
                 prompt: PromptStyle::Full,
                 fallback: None,
+                repo_map_tokens: None,
             },
         )]));
         assert_eq!(table.resolve("sonnet").format, WireFormat::Anthropic);

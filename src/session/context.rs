@@ -3,7 +3,8 @@
 //! bytes for every session and the provider's cache serves it: the
 //! environment (date, OS, shell, work dir, git branch), the project's
 //! instruction files (`AGENTS.md`, else `CLAUDE.md`), the list of skills
-//! (`skills/listing.rs`), and the summary of earlier work.
+//! (`skills/listing.rs`), the repository map (`tools/repo_map`, with
+//! `[repo_map] context_tokens`) and the summary of earlier work.
 
 use std::path::{Path, PathBuf};
 
@@ -165,6 +166,7 @@ pub fn first_message(
     environment: &str,
     instructions: &[Instructions],
     skills: &str,
+    repo_map: &str,
     previous_summary: Option<&str>,
     task: &str,
 ) -> String {
@@ -173,9 +175,11 @@ pub fn first_message(
         text.push_str("\n\n");
         text.push_str(&file.block());
     }
-    if !skills.is_empty() {
-        text.push_str("\n\n");
-        text.push_str(skills);
+    for block in [skills, repo_map] {
+        if !block.is_empty() {
+            text.push_str("\n\n");
+            text.push_str(block);
+        }
     }
     if let Some(summary) = previous_summary.filter(|summary| !summary.trim().is_empty()) {
         text.push_str("\n\n<earlier_work>\n");
@@ -248,6 +252,7 @@ mod tests {
                 text: "rules\n".into(),
             }],
             "<skills>\n- a: b (c)\n</skills>",
+            "<repo_map>\nsrc/a.rs\n</repo_map>",
             Some("did things"),
             "fix the bug",
         );
@@ -258,7 +263,7 @@ mod tests {
             )
         );
         assert!(text.contains(
-            "</project_instructions>\n\n<skills>\n- a: b (c)\n</skills>\n\n<earlier_work>"
+            "</project_instructions>\n\n<skills>\n- a: b (c)\n</skills>\n\n<repo_map>\nsrc/a.rs\n</repo_map>\n\n<earlier_work>"
         ));
         assert!(text.contains("<earlier_work>\ndid things\n</earlier_work>"));
         assert!(text.ends_with("\n\nfix the bug"));

@@ -84,6 +84,8 @@ pub struct SessionConfig {
     pub skills: Option<crate::skills::discover::Roots>,
     /// `[session_search]`: the index this session keeps up, and the tool.
     pub search: Arc<tools::session_search::SearchSettings>,
+    /// The repository map: its settings, the first message's map.
+    pub repo_map: Arc<tools::repo_map::MapSettings>,
 }
 
 /// A model table entry's `fallback`, ready to call.
@@ -602,6 +604,7 @@ impl Session {
                     images_supported: self.config.model.images,
                     skills: self.skills.clone(),
                     search: self.config.search.clone(),
+                    repo_map: self.config.repo_map.clone(),
                 };
                 let target = call.target().map(str::to_owned);
                 let mut result = tools::run(call, &ctx).await;
@@ -623,6 +626,7 @@ impl Session {
             source,
         });
         self.loops.user_spoke();
+        self.config.repo_map.note_words(&text);
         self.state.conversation.push(Message::User { text, images });
     }
 
@@ -643,6 +647,7 @@ impl Session {
             &context::environment(&config.work_dir, &config.exec.shell),
             &instructions,
             &skills,
+            &config.repo_map.context_block(),
             config.previous_summary.as_deref(),
             &config.prompt,
         );

@@ -37,6 +37,9 @@ impl Session {
     /// mode withholds, which is there because it writes), nothing for
     /// the tools that only read or talk to people.
     pub(super) fn note_call(&mut self, call: &Call) {
+        if let Some(target) = call.target() {
+            self.note_seen(target);
+        }
         let touched = match call {
             Call::WriteFile(args) => self.touched_file(&args.path),
             Call::EditFile(args) => self.touched_file(&args.path),
@@ -48,6 +51,17 @@ impl Session {
             },
         };
         self.checkpointer.touched(touched);
+    }
+
+    /// A path a tool worked on draws the repository map towards it.
+    fn note_seen(&self, target: &str) {
+        let work_dir = &self.config.work_dir;
+        if let Ok(resolved) = crate::tools::paths::resolve(work_dir, target)
+            && let Ok(relative) = resolved.strip_prefix(work_dir)
+            && let Some(relative) = relative.to_str().filter(|path| !path.is_empty())
+        {
+            self.config.repo_map.note_path(relative);
+        }
     }
 
     /// The file a write will change, as the tool resolves it (links

@@ -9,6 +9,7 @@ pub mod network;
 pub mod paths;
 pub mod procs;
 pub mod registry;
+pub mod repo_map;
 mod report;
 pub mod sandbox;
 pub mod search;
@@ -52,6 +53,8 @@ pub struct ToolContext {
     pub skills: Arc<crate::skills::discover::Catalog>,
     /// The index of earlier sessions, for `session_search`.
     pub search: Arc<session_search::SearchSettings>,
+    /// The repository map's settings and what the session has seen.
+    pub repo_map: Arc<repo_map::MapSettings>,
 }
 
 /// A tool's answer. `ok: false` is an answer too: the model reads why and
@@ -107,6 +110,7 @@ pub async fn run(call: Call, ctx: &ToolContext) -> ToolOutput {
         Call::WebFetch(args) => web::fetch(args, ctx).await,
         Call::Skill(args) => skill::run(args, ctx).await,
         Call::SessionSearch(args) => session_search::run(args, ctx).await,
+        Call::RepoMap(args) => repo_map::run(args, ctx).await,
         // The session runs these itself (see `ToolDef::IN_SESSION`).
         Call::TodoWrite(_)
         | Call::AskUser(_)

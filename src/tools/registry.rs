@@ -10,7 +10,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{exec, files, interactive, search, session_search, skill, tool_search, web};
+use super::{
+    exec, files, interactive, repo_map, search, session_search, skill, tool_search, web,
+};
 use crate::model::ToolSpec;
 use crate::protocol::events::{ActivityKind, Mode};
 
@@ -179,6 +181,7 @@ registry! {
     ListDir(files::ListArgs),
     Glob(search::GlobArgs),
     Grep(search::GrepArgs),
+    RepoMap(repo_map::RepoMapArgs),
     Exec(exec::ExecArgs),
     WebFetch(web::FetchArgs),
     TodoWrite(interactive::TodoWriteArgs),

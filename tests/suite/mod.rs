@@ -21,6 +21,7 @@ mod model_errors;
 mod pty;
 mod ptyutil;
 mod real_llm;
+mod repo_map;
 mod runner;
 mod sandbox;
 mod scans;

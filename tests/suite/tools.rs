@@ -64,6 +64,7 @@ fn blocked_tools_are_not_offered_and_refused_when_called() {
             "list_dir",
             "glob",
             "grep",
+            "repo_map",
             "todo_write",
             "ask_user"
         ])

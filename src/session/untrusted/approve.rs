@@ -118,6 +118,7 @@ impl UntrustedChecks {
             | Call::EditFile(_)
             | Call::ListDir(_)
             | Call::Glob(_)
+            | Call::RepoMap(_)
             | Call::TodoWrite(_)
             | Call::AskUser(_)
             | Call::WritePlan(_)

@@ -14,7 +14,7 @@
 mod collect;
 mod glob;
 mod grep;
-mod walk;
+pub(crate) mod walk;
 
 use crate::protocol::events::ActivityKind;
 use crate::tools::registry::ToolDef;

@@ -12,7 +12,7 @@ use ignore::{DirEntry, WalkBuilder, WalkParallel};
 use super::SearchError;
 
 /// The root and the rules of one walk.
-pub(super) struct Walk<'a> {
+pub(crate) struct Walk<'a> {
     root: &'a Path,
     filter: Option<PathFilter>,
     types: Option<Types>,
@@ -24,7 +24,7 @@ impl<'a> Walk<'a> {
     /// is not there is the model's to fix, not a problem noted in passing.
     /// Called before the patterns are read, so a search of a missing path
     /// says so whatever else is wrong with it.
-    pub(super) fn new(root: &'a Path) -> Result<Walk<'a>, SearchError> {
+    pub(crate) fn new(root: &'a Path) -> Result<Walk<'a>, SearchError> {
         std::fs::metadata(root).map_err(|source| SearchError::Root {
             path: root.display().to_string(),
             source,
@@ -47,7 +47,7 @@ impl<'a> Walk<'a> {
 
     /// A walker over every core. The walker takes the types by value, so
     /// they are cloned, once a search.
-    pub(super) fn parallel(&self) -> WalkParallel {
+    pub(crate) fn parallel(&self) -> WalkParallel {
         let hidden = self.filter.as_ref().is_some_and(|filter| filter.hidden);
         let mut builder = WalkBuilder::new(self.root);
         // rg honours .gitignore only inside a git checkout; a work dir that is
@@ -64,7 +64,7 @@ impl<'a> Walk<'a> {
 
     /// Whether `entry` is a file the search is given; folders are walked,
     /// not given.
-    pub(super) fn wants(&self, entry: &DirEntry) -> bool {
+    pub(crate) fn wants(&self, entry: &DirEntry) -> bool {
         entry.file_type().is_some_and(|kind| kind.is_file())
             && self
                 .filter

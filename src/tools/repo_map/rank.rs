@@ -1,0 +1,352 @@
+//! Which definitions matter most: files are nodes, and a file that refers
+//! to a name another defines links to it, weighted by how often and by
+//! what the name is. A PageRank personalised towards the files in focus
+//! ranks the files; each file's rank flows along its links to the
+//! definitions it uses, and those shares rank the definitions. Every
+//! collection here is ordered, so the same input ranks the same, to the
+//! bit.
+
+use std::collections::BTreeSet;
+
+use super::scan::FileSymbols;
+use super::tags::Kind;
+
+const DAMPING: f64 = 0.85;
+const MAX_ITERATIONS: usize = 100;
+const CONVERGED: f64 = 1e-10;
+/// A name defined in more files than this is too common to say much.
+const COMMON_DEFINERS: usize = 5;
+
+/// What the map is drawn towards.
+#[derive(Debug, Clone, Default)]
+pub struct Focus {
+    /// Paths (files, or folders ending in `/`) given to the tool, and the
+    /// files the session touched: the walk starts from them.
+    pub paths: BTreeSet<String>,
+    /// Identifiers and file names the user wrote.
+    pub words: BTreeSet<String>,
+}
+
+impl Focus {
+    fn holds(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        self.paths.iter().any(|focus| {
+            focus == path || (focus.ends_with('/') && path.starts_with(focus.as_str()))
+        }) || self.words.contains(path)
+            || self.words.contains(name)
+    }
+}
+
+/// One line of the map, best first: a definition (file, tag index), or a
+/// file shown by its path alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    Def(usize, usize),
+    File(usize),
+}
+
+/// A name and the files that define it (its targets), with the files that
+/// use it and how much each use weighs. Each user links to every target
+/// with its weight; kept by name rather than link by link, since a common
+/// name used in U files and defined in D would make U x D links.
+struct Group<'a> {
+    name: &'a str,
+    targets: Vec<usize>,
+    uses: Vec<(usize, f64)>,
+}
+
+/// Every definition by name, file and tag index, sorted.
+type Defs<'a> = Vec<(&'a str, usize, usize)>;
+
+/// The entries of the map, best first: every definition, then each file
+/// with none, by its rank.
+pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
+    let (defs, groups) = groups(files, focus);
+    let personal = personal(files, &defs, focus);
+    let ranks = pagerank(files.len(), &groups, &personal);
+    let out = out_weights(files.len(), &groups);
+    let mut ranked: Vec<(usize, &str, f64)> = Vec::new();
+    for group in &groups {
+        let share = flow(group, &ranks, &out);
+        ranked.extend(group.targets.iter().map(|to| (*to, group.name, share)));
+    }
+    ranked.sort_by(|(a, a_name, a_share), (b, b_name, b_share)| {
+        b_share
+            .total_cmp(a_share)
+            .then_with(|| files[*a].path.cmp(&files[*b].path))
+            .then_with(|| a_name.cmp(b_name))
+    });
+    let mut entries = Vec::new();
+    let mut shown = vec![false; files.len()];
+    for (file, name, _) in ranked {
+        shown[file] = true;
+        let first = defs.partition_point(|def| (def.0, def.1) < (name, file));
+        let tags = defs[first..]
+            .iter()
+            .take_while(|def| (def.0, def.1) == (name, file));
+        entries.extend(tags.map(|def| Entry::Def(file, def.2)));
+    }
+    let mut rest: Vec<usize> = (0..files.len()).filter(|file| !shown[*file]).collect();
+    rest.sort_by(|a, b| {
+        ranks[*b]
+            .total_cmp(&ranks[*a])
+            .then_with(|| files[*a].path.cmp(&files[*b].path))
+    });
+    entries.extend(rest.into_iter().map(Entry::File));
+    entries
+}
+
+/// Where the walk jumps to: the files in focus, and those that define a
+/// name the user wrote (unless many do: then the name says little).
+fn personal(files: &[FileSymbols], defs: &Defs<'_>, focus: &Focus) -> Vec<f64> {
+    let mut personal: Vec<f64> = files
+        .iter()
+        .map(|file| if focus.holds(&file.path) { 1.0 } else { 0.0 })
+        .collect();
+    for word in focus.words.iter().filter(|word| word.len() >= 3) {
+        let first = defs.partition_point(|def| def.0 < word.as_str());
+        let mut definers: Vec<usize> = defs[first..]
+            .iter()
+            .take_while(|def| def.0 == word.as_str())
+            .map(|def| def.1)
+            .collect();
+        definers.dedup();
+        if definers.len() <= COMMON_DEFINERS {
+            for file in definers {
+                personal[file] = 1.0;
+            }
+        }
+    }
+    personal
+}
+
+/// The rank a group passes to each of its targets.
+fn flow(group: &Group<'_>, ranks: &[f64], out: &[f64]) -> f64 {
+    group
+        .uses
+        .iter()
+        .map(|(from, weight)| ranks[*from] * weight / out[*from])
+        .sum()
+}
+
+/// Each file's weight of links out.
+fn out_weights(nodes: usize, groups: &[Group<'_>]) -> Vec<f64> {
+    let mut out = vec![0.0; nodes];
+    for group in groups {
+        for (from, weight) in &group.uses {
+            out[*from] += weight * group.targets.len() as f64;
+        }
+    }
+    out
+}
+
+/// The definitions, and the groups of links in the order of their names.
+/// A name no other file uses still links its definer to itself, faintly,
+/// so it is ranked.
+fn groups<'a>(files: &'a [FileSymbols], focus: &Focus) -> (Defs<'a>, Vec<Group<'a>>) {
+    let mut defs: Defs<'a> = Vec::new();
+    let mut refs: Vec<(&str, usize)> = Vec::new();
+    for (index, file) in files.iter().enumerate() {
+        for (tag_index, tag) in file.tags.iter().enumerate() {
+            match tag.kind {
+                Kind::Def => defs.push((&tag.name, index, tag_index)),
+                Kind::Ref => refs.push((&tag.name, index)),
+            }
+        }
+    }
+    defs.sort_unstable();
+    refs.sort_unstable();
+    let focused: Vec<bool> = files.iter().map(|file| focus.holds(&file.path)).collect();
+    let mut groups = Vec::new();
+    let mut at = 0;
+    while at < defs.len() {
+        let name = defs[at].0;
+        let end = at + defs[at..].partition_point(|def| def.0 == name);
+        let mut targets: Vec<usize> = defs[at..end].iter().map(|def| def.1).collect();
+        targets.dedup();
+        at = end;
+        let first = refs.partition_point(|used| used.0 < name);
+        let users = &refs[first..first + refs[first..].partition_point(|used| used.0 == name)];
+        if users.is_empty() {
+            groups.extend(targets.into_iter().map(|to| Group {
+                name,
+                targets: vec![to],
+                uses: vec![(to, 0.1)],
+            }));
+            continue;
+        }
+        let weight = name_weight(name, targets.len(), focus);
+        let mut uses: Vec<(usize, f64)> = Vec::new();
+        for run in users.chunk_by(|a, b| a.1 == b.1) {
+            let from = run[0].1;
+            let from_focus = if focused[from] { 50.0 } else { 1.0 };
+            uses.push((from, weight * from_focus * (run.len() as f64).sqrt()));
+        }
+        groups.push(Group {
+            name,
+            targets,
+            uses,
+        });
+    }
+    (defs, groups)
+}
+
+/// How much a link by `name` weighs: more for a name the user wrote and
+/// for a long, specific one; less for a private or very common one.
+fn name_weight(name: &str, definers: usize, focus: &Focus) -> f64 {
+    let mut weight = 1.0;
+    if focus.words.contains(name) {
+        weight *= 10.0;
+    }
+    let specific = name.len() >= 8
+        && (name.contains('_')
+            || (name.chars().any(char::is_uppercase) && name.chars().any(char::is_lowercase)));
+    if specific {
+        weight *= 10.0;
+    }
+    if name.starts_with('_') {
+        weight *= 0.1;
+    }
+    if definers > COMMON_DEFINERS {
+        weight *= 0.1;
+    }
+    weight
+}
+
+/// Power iteration: the stationary rank of a walk that follows a link
+/// with the probability [`DAMPING`] and otherwise (and from a file with no
+/// links) jumps to a file of `personal` (to any file when it is all 0).
+fn pagerank(nodes: usize, groups: &[Group<'_>], personal: &[f64]) -> Vec<f64> {
+    if nodes == 0 {
+        return Vec::new();
+    }
+    let total: f64 = personal.iter().sum();
+    let jump: Vec<f64> = match total > 0.0 {
+        true => personal.iter().map(|weight| weight / total).collect(),
+        false => vec![1.0 / nodes as f64; nodes],
+    };
+    let out = out_weights(nodes, groups);
+    let mut rank = jump.clone();
+    for _ in 0..MAX_ITERATIONS {
+        let dangling: f64 = (0..nodes)
+            .filter(|node| out[*node] == 0.0)
+            .map(|node| rank[node])
+            .sum();
+        let mut next: Vec<f64> = jump
+            .iter()
+            .map(|share| (1.0 - DAMPING + DAMPING * dangling) * share)
+            .collect();
+        for group in groups {
+            let passed = DAMPING * flow(group, &rank, &out);
+            for to in &group.targets {
+                next[*to] += passed;
+            }
+        }
+        let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
+        rank = next;
+        if change < CONVERGED {
+            break;
+        }
+    }
+    rank
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tags::Tag;
+    use super::*;
+
+    fn file(path: &str, defs: &[&str], refs: &[&str]) -> FileSymbols {
+        let tag = |kind, name: &&str, line| Tag {
+            line,
+            kind,
+            name: (*name).to_owned(),
+            signature: format!("def {name}"),
+        };
+        let mut tags: Vec<Tag> = defs
+            .iter()
+            .zip(1..)
+            .map(|(n, l)| tag(Kind::Def, n, l))
+            .collect();
+        tags.extend(refs.iter().zip(100..).map(|(n, l)| tag(Kind::Ref, n, l)));
+        FileSymbols {
+            path: path.to_owned(),
+            tags,
+        }
+    }
+
+    fn link(from: usize, to: usize, weight: f64) -> Group<'static> {
+        Group {
+            name: "x",
+            targets: vec![to],
+            uses: vec![(from, weight)],
+        }
+    }
+
+    #[test]
+    fn rank_sums_to_one_and_flows_to_what_is_linked() {
+        // 0 -> 2, 1 -> 2, 2 -> 0.
+        let links = [link(0, 2, 1.0), link(1, 2, 1.0), link(2, 0, 1.0)];
+        let rank = pagerank(3, &links, &[0.0; 3]);
+        assert!((rank.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{rank:?}");
+        assert!(rank[2] > rank[0] && rank[0] > rank[1], "{rank:?}");
+        // Personalised on 1: its one target gains.
+        let towards_one = pagerank(3, &links, &[0.0, 1.0, 0.0]);
+        assert!(towards_one[1] > rank[1], "{towards_one:?}");
+    }
+
+    #[test]
+    fn a_dangling_file_gives_its_rank_back_to_the_jump() {
+        let rank = pagerank(2, &[link(0, 1, 1.0)], &[0.0; 2]);
+        assert!((rank.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{rank:?}");
+        assert!(rank[1] > rank[0]);
+    }
+
+    #[test]
+    fn the_focus_file_ranks_what_it_uses_first() {
+        let files = vec![
+            file("a.py", &["alpha_store"], &[]),
+            file("b.py", &["beta_loader"], &[]),
+            file("main.py", &["main"], &["beta_loader"]),
+            file("other.py", &["other"], &["alpha_store", "alpha_store"]),
+        ];
+        let plain = rank(&files, &Focus::default());
+        assert_eq!(plain[0], Entry::Def(0, 0), "{plain:?}");
+        let focus = Focus {
+            paths: BTreeSet::from(["main.py".to_owned()]),
+            words: BTreeSet::new(),
+        };
+        let focused = rank(&files, &focus);
+        assert_eq!(focused[0], Entry::Def(1, 0), "{focused:?}");
+        // Every definition and file is in the list once.
+        assert_eq!(focused.len(), 4);
+    }
+
+    #[test]
+    fn mentioned_names_weigh_more_private_and_common_ones_less() {
+        let focus = Focus {
+            paths: BTreeSet::new(),
+            words: BTreeSet::from(["run".to_owned()]),
+        };
+        assert_eq!(name_weight("run", 1, &focus), 10.0);
+        assert_eq!(name_weight("go", 1, &focus), 1.0);
+        assert_eq!(name_weight("parse_config", 1, &focus), 10.0);
+        assert!((name_weight("_hidden", 1, &focus) - 0.1).abs() < 1e-12);
+        assert!((name_weight("new", 9, &focus) - 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_same_input_ranks_the_same() {
+        let files: Vec<FileSymbols> = (0..40)
+            .map(|n| {
+                let def = format!("symbol_{n}");
+                let used = format!("symbol_{}", (n * 7 + 3) % 40);
+                file(&format!("f{n:02}.rs"), &[&def], &[&used])
+            })
+            .collect();
+        let first = rank(&files, &Focus::default());
+        for _ in 0..5 {
+            assert_eq!(rank(&files, &Focus::default()), first);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The map as text, fitted to a budget of tokens: the longest prefix of
+//! the ranked entries whose rendering fits, found by binary search (a
+//! longer prefix never renders shorter). Files come in the order of their
+//! best entry, each with its definitions in line order.
+
+use std::fmt::Write as _;
+
+use super::rank::Entry;
+use super::scan::{FileSymbols, MAX_FILES};
+
+/// Tokens of a text, by the rule the session counts its context with
+/// (`session::compact::estimate_tokens`: four bytes a token).
+pub fn tokens(text: &str) -> u64 {
+    (text.len() as u64).div_ceil(4)
+}
+
+/// The map of at most `budget` tokens.
+pub fn fit(files: &[FileSymbols], entries: &[Entry], budget: u64, partial: bool) -> String {
+    // Every entry takes a line of a few bytes at least: no prefix longer
+    // than the budget's bytes can fit, so the search need not look there.
+    let bound = usize::try_from(budget.saturating_mul(4)).unwrap_or(usize::MAX);
+    let (mut low, mut high) = (0, entries.len().min(bound));
+    while low < high {
+        let middle = low + (high - low).div_ceil(2);
+        if tokens(&render(files, &entries[..middle], partial)) <= budget {
+            low = middle;
+        } else {
+            high = middle - 1;
+        }
+    }
+    render(files, &entries[..low], partial)
+}
+
+/// The entries as the map shows them, and a last line that says how much
+/// of the tree that is.
+pub fn render(files: &[FileSymbols], entries: &[Entry], partial: bool) -> String {
+    let mut order: Vec<usize> = Vec::new();
+    let mut lines: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
+    let mut seen = vec![false; files.len()];
+    for entry in entries {
+        let (file, tag) = match *entry {
+            Entry::Def(file, tag) => (file, Some(tag)),
+            Entry::File(file) => (file, None),
+        };
+        if !seen[file] {
+            seen[file] = true;
+            order.push(file);
+        }
+        lines[file].extend(tag);
+    }
+    let mut out = String::new();
+    let mut definitions = 0;
+    for file in &order {
+        let symbols = &files[*file];
+        let tags = &mut lines[*file];
+        tags.sort_by_key(|tag| (symbols.tags[*tag].line, *tag));
+        definitions += tags.len();
+        out.push_str(&symbols.path);
+        out.push_str(if tags.is_empty() { "\n" } else { ":\n" });
+        for tag in tags.iter() {
+            let tag = &symbols.tags[*tag];
+            let _ = writeln!(out, "{:>6}: {}", tag.line, tag.signature);
+        }
+    }
+    let _ = write!(
+        out,
+        "[{} of {} files shown, best-ranked first, with {definitions} definitions",
+        order.len(),
+        files.len()
+    );
+    if partial {
+        let _ = write!(
+            out,
+            "; only the first {MAX_FILES} files of the tree were read"
+        );
+    }
+    out.push_str("]\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tags::{Kind, Tag};
+    use super::*;
+
+    fn files(count: usize) -> (Vec<FileSymbols>, Vec<Entry>) {
+        let mut files = Vec::new();
+        let mut entries = Vec::new();
+        for n in 0..count {
+            let tags = (0..5)
+                .map(|line| Tag {
+                    line: line * 10 + 1,
+                    kind: Kind::Def,
+                    name: format!("item_{n}_{line}"),
+                    signature: format!("pub fn item_{n}_{line}(value: Input) -> Output {{"),
+                })
+                .collect();
+            files.push(FileSymbols {
+                path: format!("src/module_{n:04}.rs"),
+                tags,
+            });
+            entries.extend((0..5).rev().map(|tag| Entry::Def(n, tag)));
+        }
+        (files, entries)
+    }
+
+    #[test]
+    fn files_keep_their_definitions_in_line_order() {
+        let (files, entries) = files(2);
+        let text = render(&files, &entries[..7], false);
+        let expected = "src/module_0000.rs:\n     1: pub fn item_0_0(value: Input) -> Output {\n";
+        assert!(text.starts_with(expected), "{text}");
+        assert!(
+            text.contains("src/module_0001.rs:\n    31: pub fn item_1_3"),
+            "{text}"
+        );
+        assert!(text.ends_with("[2 of 2 files shown, best-ranked first, with 7 definitions]\n"));
+    }
+
+    #[test]
+    fn the_map_lands_just_under_the_budget() {
+        let (files, entries) = files(2_000);
+        for budget in [256, 1_000, 4_096, 10_000] {
+            let text = fit(&files, &entries, budget, false);
+            let used = tokens(&text);
+            assert!(used <= budget, "{budget}: {used}");
+            assert!(used as f64 >= budget as f64 * 0.95, "{budget}: {used}");
+        }
+    }
+
+    #[test]
+    fn a_small_tree_is_shown_whole_under_a_large_budget() {
+        let (files, entries) = files(3);
+        let text = fit(&files, &entries, 100_000, false);
+        assert_eq!(text, render(&files, &entries, false));
+    }
+}
