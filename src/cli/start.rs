@@ -478,6 +478,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             project_instructions: config.context.project_instructions,
             fallback,
             skills,
+            debugger: config.debugger.clone(),
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: config.state.max_file_mb * 1024 * 1024,

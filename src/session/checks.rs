@@ -11,7 +11,8 @@ use serde_json::Value;
 use super::readonly;
 use super::untrusted::{Taint, UntrustedChecks, UntrustedConfig};
 use crate::protocol::events::Mode;
-use crate::tools::registry::Offered;
+use crate::tools::debug::{Action as DebugAction, DebugArgs};
+use crate::tools::registry::{Offered, ToolDef};
 use crate::tools::{Call, Tool};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -149,6 +150,9 @@ impl Checks {
     }
 
     fn policy(&self, call: &Call) -> (Policy, String) {
+        if let Call::Debug(args) = call {
+            return self.debug_policy(args);
+        }
         if let Call::Exec(args) = call
             && let Some((_, policy, pattern)) = self
                 .exec_rules
@@ -164,6 +168,26 @@ impl Checks {
     }
 }
 
+impl Checks {
+    /// `debug`: a launch is judged later, as the `exec` of its command
+    /// line (the session does it), unless `tools.debug` denies the tool;
+    /// what runs code the model wrote in the program (evaluate, breakpoint
+    /// conditions) asks a person unless `tools.debug` says otherwise.
+    fn debug_policy(&self, args: &DebugArgs) -> (Policy, String) {
+        let own = self.approval.tools.get(DebugArgs::NAME).copied();
+        match (args.action, own) {
+            (DebugAction::Launch, Some(Policy::Deny)) => (Policy::Deny, "tools.debug".to_owned()),
+            (DebugAction::Launch, _) => (Policy::Allow, "judged as exec".to_owned()),
+            (_, Some(policy)) => (policy, "tools.debug".to_owned()),
+            (_, None) if args.runs_code() => (
+                Policy::Ask,
+                "debug: evaluate and breakpoint conditions run code in the program".to_owned(),
+            ),
+            (_, None) => (self.approval.default, "default".to_owned()),
+        }
+    }
+}
+
 /// In plan mode nothing may change the work dir.
 fn plan_mode(mode: Mode, call: &Call) -> Verdict {
     if mode != Mode::Plan {
@@ -175,6 +199,10 @@ fn plan_mode(mode: Mode, call: &Call) -> Verdict {
              (ls, cat, grep, find without -exec/-delete, git status/log/diff/show, ...), \
              with no redirection; use read_file, list_dir, glob and grep instead"
                 .to_owned(),
+        ),
+        // A launch is judged as exec, read-only rules included (session).
+        (Call::Debug(args), _) if args.resumes() || args.runs_code() => Verdict::Deny(
+            "refused: in plan mode the debugged program does not run on".to_owned(),
         ),
         (_, Some(Offered::NotInPlan)) => Verdict::Deny(format!(
             "refused: {} changes files, and this is plan mode; submit your plan with write_plan",

@@ -6,6 +6,7 @@ pub mod compact;
 pub mod context;
 pub mod control;
 mod conversation;
+mod debug;
 pub mod egress;
 pub mod gating;
 pub mod hitl;
@@ -82,6 +83,8 @@ pub struct SessionConfig {
     pub fallback: Option<Fallback>,
     /// Where to look for skills; `None` with `[skills] enabled = false`.
     pub skills: Option<crate::skills::discover::Roots>,
+    /// `[debugger]`: whether the `debug` tool is offered, its idle timeout.
+    pub debugger: crate::debug::DebuggerConfig,
 }
 
 /// A model table entry's `fallback`, ready to call.
@@ -133,6 +136,8 @@ pub struct Session {
     /// The tool names the front end was last told of (`session-start`,
     /// `tools-changed`).
     announced: Vec<String>,
+    /// The one debug session of the `debug` tool, if any (`debug.rs`).
+    debugger: crate::debug::Debugger,
 }
 
 /// What running one tool call led to.
@@ -160,6 +165,7 @@ impl Session {
             Some(roots) => crate::skills::discover::discover(roots),
             None => Default::default(),
         };
+        let debugger = crate::debug::Debugger::new(config.debugger.clone());
         let mut session = Session {
             config,
             model,
@@ -177,6 +183,7 @@ impl Session {
             mcp_reload: None,
             mcp_gate: gating::Gate::default(),
             announced: Vec::new(),
+            debugger,
         };
         session.refresh_tools();
         session
@@ -192,6 +199,10 @@ impl Session {
         let offer = match self.skills.is_empty() {
             true => offer.without(tools::Tool::Skill),
             false => offer,
+        };
+        let offer = match self.debugger.enabled() {
+            true => offer,
+            false => offer.without(tools::Tool::Debug),
         };
         self.offer = self.gate_mcp_tools(offer);
         self.specs = self.offer.specs();
@@ -312,6 +323,7 @@ impl Session {
         // subreaper). Before `session-end`, so the proxy may stop the
         // sandbox as soon as it reads it.
         self.mcp.stop_all();
+        self.debugger.stop();
         tools::procs::kill_all_descendants();
         self.config.exec.clean_up();
         // `session-end` tells the proxy it may stop the sandbox: every
@@ -582,6 +594,7 @@ impl Session {
             Call::WritePlan(args) => self.submit_plan(id, args.plan).await,
             Call::ToolSearch(args) => Step::Done(self.search_tools(&args)),
             Call::Runtime(call) => Step::Done(self.call_mcp(call).await),
+            Call::Debug(args) => Step::Done(self.debug(id, args).await),
             call => {
                 let ctx = ToolContext {
                     work_dir: self.config.work_dir.clone(),

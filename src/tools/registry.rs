@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{exec, files, interactive, search, skill, tool_search, web};
+use super::{debug, exec, files, interactive, search, skill, tool_search, web};
 use crate::model::ToolSpec;
 use crate::protocol::events::{ActivityKind, Mode};
 
@@ -186,6 +186,7 @@ registry! {
     WritePlan(interactive::WritePlanArgs),
     Skill(skill::SkillArgs),
     ToolSearch(tool_search::ToolSearchArgs),
+    Debug(debug::DebugArgs),
 }
 
 impl Tool {
