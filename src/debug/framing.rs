@@ -156,7 +156,7 @@ mod tests {
     #[test]
     fn a_partial_body_waits_for_the_rest() {
         let mut decoder = Decoder::default();
-        decoder.push(b"Content-Length: 11\r\n\r\n{\"seq\":");
+        decoder.push(b"Content-Length: 10\r\n\r\n{\"seq\":");
         assert_eq!(decoder.next_message(), Ok(None));
         assert_eq!(decoder.next_message(), Ok(None));
         decoder.push(b"42}");

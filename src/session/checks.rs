@@ -383,6 +383,42 @@ decision = "deny"
     }
 
     #[test]
+    fn debug_evaluate_and_conditions_ask_launch_waits_for_its_exec_judgement() {
+        let debug = |checks: &Checks, mode, args: Value| verdict(checks, mode, "debug", args);
+        let plain = checks("default = \"allow\"", false);
+        let evaluate = json!({"action": "evaluate", "expression": "x"});
+        assert!(matches!(
+            debug(&plain, Mode::Normal, evaluate.clone()),
+            Verdict::Ask { ref action, .. } if action == "evaluate in the debugged program: x"
+        ));
+        let conditional = json!({"action": "breakpoints", "path": "a.py", "lines": [3, 4], "conditions": ["", "n > 2"]});
+        assert!(matches!(
+            debug(&plain, Mode::Normal, conditional),
+            Verdict::Ask { ref action, .. } if action == "set breakpoints in a.py with conditions: n > 2"
+        ));
+        let plain_breakpoints = json!({"action": "breakpoints", "path": "a.py", "lines": [3], "conditions": [""]});
+        assert_eq!(debug(&plain, Mode::Normal, plain_breakpoints), Verdict::Allow);
+        let launch = json!({"action": "launch", "program": "a.py"});
+        assert_eq!(debug(&plain, Mode::Normal, launch.clone()), Verdict::Allow);
+        assert_eq!(debug(&plain, Mode::Plan, launch.clone()), Verdict::Allow);
+        assert_eq!(debug(&plain, Mode::Plan, json!({"action": "stack"})), Verdict::Allow);
+        assert!(matches!(
+            debug(&plain, Mode::Plan, json!({"action": "continue"})),
+            Verdict::Deny(ref why) if why.contains("plan mode")
+        ));
+
+        let unattended = checks("default = \"allow\"", true);
+        assert!(matches!(
+            debug(&unattended, Mode::Normal, evaluate.clone()),
+            Verdict::Deny(ref why) if why.contains("unattended")
+        ));
+        let allowed = checks("tools = { debug = \"allow\" }", true);
+        assert_eq!(debug(&allowed, Mode::Normal, evaluate), Verdict::Allow);
+        let denied = checks("tools = { debug = \"deny\" }", false);
+        assert!(matches!(debug(&denied, Mode::Normal, launch), Verdict::Deny(_)));
+    }
+
+    #[test]
     fn unknown_tools_and_bad_patterns_are_config_errors() {
         let approval: ApprovalConfig = toml::from_str("tools = { teleport = \"ask\" }").unwrap();
         assert!(Checks::new(approval, false).is_err());
