@@ -91,8 +91,10 @@ impl Process {
         if text.is_empty() {
             return String::new();
         }
-        let start =
-            crate::tools::truncate::floor_boundary(text, text.len().saturating_sub(STDERR_TAIL / 4));
+        let start = crate::tools::truncate::floor_boundary(
+            text,
+            text.len().saturating_sub(STDERR_TAIL / 4),
+        );
         let start = text[start..]
             .char_indices()
             .next()
@@ -193,7 +195,9 @@ impl Adapter {
         let mut child = command.spawn().map_err(spawn_error)?;
         let pipes = (child.stdout.take(), child.stdin.take(), child.stderr.take());
         let (Some(stdout), Some(stdin), Some(stderr)) = pipes else {
-            return Err(spawn_error(std::io::Error::other("no pipes to the process")));
+            return Err(spawn_error(std::io::Error::other(
+                "no pipes to the process",
+            )));
         };
         let Some(pid) = child.id().and_then(|pid| i32::try_from(pid).ok()) else {
             return Err(spawn_error(std::io::Error::other("the process has no id")));
@@ -246,7 +250,8 @@ impl Adapter {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let (tx, answer) = oneshot::channel();
         lock(&self.pending).insert(seq, tx);
-        let message = json!({"seq": seq, "type": "request", "command": command, "arguments": arguments});
+        let message =
+            json!({"seq": seq, "type": "request", "command": command, "arguments": arguments});
         let _ = self.outgoing.send(encode(&message));
         Sent {
             command: command.to_owned(),
@@ -294,7 +299,9 @@ impl Adapter {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn describe(status: std::process::ExitStatus) -> String {

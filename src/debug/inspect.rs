@@ -197,9 +197,9 @@ impl DapSession {
                 .await?;
             let variables = body["variables"].as_array().cloned().unwrap_or_default();
             let indent = "  ".repeat(level as usize);
-            let shown = variables
-                .iter()
-                .filter(|variable| !SKIPPED_GROUPS.contains(&variable["name"].as_str().unwrap_or("")));
+            let shown = variables.iter().filter(|variable| {
+                !SKIPPED_GROUPS.contains(&variable["name"].as_str().unwrap_or(""))
+            });
             for (count, variable) in shown.enumerate() {
                 if lines.len() >= MAX_LINES {
                     return Ok(());
@@ -241,7 +241,10 @@ impl DapSession {
             // The expression's own error is the answer, not a failure of
             // the debugger.
             Err(DapError::Refused { message, .. }) => {
-                let note = format!("the expression failed in frame {}", frame.place(&self.work_dir));
+                let note = format!(
+                    "the expression failed in frame {}",
+                    frame.place(&self.work_dir)
+                );
                 return Ok(Answer::framed(message, note));
             }
             Err(err) => return Err(err.into()),
@@ -270,7 +273,9 @@ impl DapSession {
             .enumerate()
             .map(|(index, line)| {
                 let mut breakpoint = json!({"line": line});
-                if let Some(condition) = conditions.get(index).filter(|text| !text.trim().is_empty()) {
+                if let Some(condition) =
+                    conditions.get(index).filter(|text| !text.trim().is_empty())
+                {
                     breakpoint["condition"] = json!(condition);
                 }
                 if let Some(message) = log_messages.get(index).filter(|text| !text.is_empty()) {

@@ -164,8 +164,13 @@ fn from_launch_json(work_dir: &Path, name: &str) -> Result<Target, String> {
             names.join(", ")
         ));
     };
-    if entry["request"].as_str().is_some_and(|request| request != "launch") {
-        return Err(format!("the configuration {name:?} does not launch a program (only launch is supported)"));
+    if entry["request"]
+        .as_str()
+        .is_some_and(|request| request != "launch")
+    {
+        return Err(format!(
+            "the configuration {name:?} does not launch a program (only launch is supported)"
+        ));
     }
     let expand = |text: &str| {
         let folder = work_dir.display().to_string();
@@ -182,7 +187,11 @@ fn from_launch_json(work_dir: &Path, name: &str) -> Result<Target, String> {
             .collect::<Option<Vec<String>>>()
             .ok_or_else(|| format!("the configuration {name:?} has args that are not strings"))?,
         Value::Null => Vec::new(),
-        _ => return Err(format!("the configuration {name:?} has args that are not a list")),
+        _ => {
+            return Err(format!(
+                "the configuration {name:?} has args that are not a list"
+            ));
+        }
     };
     let adapter = match entry["type"].as_str().unwrap_or("") {
         "python" | "debugpy" => Some(AdapterKind::Debugpy),
@@ -310,7 +319,11 @@ mod tests {
         std::fs::write(work.join("bug.py"), "print(1)\n").unwrap();
         std::fs::write(work.join("tool"), "#!/usr/bin/env python3\nprint(1)\n").unwrap();
         std::fs::write(work.join("notes.txt"), "hello\n").unwrap();
-        let plan = plan(&work, &launch(json!({"program": "bug.py", "args": ["a b", "c"]}))).unwrap();
+        let plan = plan(
+            &work,
+            &launch(json!({"program": "bug.py", "args": ["a b", "c"]})),
+        )
+        .unwrap();
         assert_eq!(plan.adapter, AdapterKind::Debugpy);
         assert_eq!(plan.command_line, "python3 ./bug.py 'a b' c");
         assert_eq!(plan.program, work.join("bug.py"));

@@ -23,10 +23,10 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::protocol::events::Mode;
+use crate::tools::ToolOutput;
 use crate::tools::debug::{Action, DebugArgs, StepKind};
 use crate::tools::exec::ExecSettings;
 use crate::tools::untrusted::Origin;
-use crate::tools::ToolOutput;
 use client::{Adapter, Process};
 use launch::{AdapterKind, Plan};
 use session::{DapSession, Waited};
@@ -206,7 +206,11 @@ impl Debugger {
             answer.note
         );
         self.own(session, process);
-        if self.current.as_ref().is_some_and(|owned| owned.session.ended) {
+        if self
+            .current
+            .as_ref()
+            .is_some_and(|owned| owned.session.ended)
+        {
             self.end();
         } else {
             answer.note.push_str(
@@ -275,7 +279,9 @@ impl Debugger {
         let result = run_action(&mut owned.session, args, ctx).await;
         let over = owned.session.ended || args.action == Action::Terminate;
         let idle = Duration::from_secs(idle.max(1));
-        owned.idle_deadline.send_replace(Some(Instant::now() + idle));
+        owned
+            .idle_deadline
+            .send_replace(Some(Instant::now() + idle));
         match result {
             Ok(mut answer) => {
                 if over {
@@ -306,7 +312,9 @@ async fn run_action(
             .min(WAIT_MAX)
     };
     match args.action {
-        Action::Launch => Err(Trouble::Failed("internal error: launch is not an action on a session".to_owned())),
+        Action::Launch => Err(Trouble::Failed(
+            "internal error: launch is not an action on a session".to_owned(),
+        )),
         Action::Breakpoints => breakpoints(session, args, ctx).await,
         Action::Continue | Action::Step => {
             session.must_be_stopped()?;
@@ -329,13 +337,17 @@ async fn run_action(
         Action::Stack => session.stack(cancel).await,
         Action::Variables => {
             let depth = args.depth.unwrap_or(1);
-            session.variables(args.frame.unwrap_or(0), depth, cancel).await
+            session
+                .variables(args.frame.unwrap_or(0), depth, cancel)
+                .await
         }
         Action::Evaluate => {
             let Some(expression) = args.expression.as_deref() else {
                 return Err(Trouble::Failed("evaluate needs expression".to_owned()));
             };
-            session.evaluate(expression, args.frame.unwrap_or(0), cancel).await
+            session
+                .evaluate(expression, args.frame.unwrap_or(0), cancel)
+                .await
         }
         Action::Terminate => {
             session.disconnect(cancel).await;
@@ -343,7 +355,10 @@ async fn run_action(
             let answer = session
                 .after_wait(Waited::Ended, Duration::ZERO, cancel)
                 .await;
-            Ok(Answer::framed(answer.third_party, format!("terminated ({})", answer.note)))
+            Ok(Answer::framed(
+                answer.third_party,
+                format!("terminated ({})", answer.note),
+            ))
         }
     }
 }
@@ -354,7 +369,9 @@ async fn breakpoints(
     ctx: &Context<'_>,
 ) -> Result<Answer, Trouble> {
     let (Some(path), Some(lines)) = (&args.path, &args.lines) else {
-        return Err(Trouble::Failed("breakpoints needs path and lines".to_owned()));
+        return Err(Trouble::Failed(
+            "breakpoints needs path and lines".to_owned(),
+        ));
     };
     let conditions = args.conditions.clone().unwrap_or_default();
     let log_messages = args.log_messages.clone().unwrap_or_default();
@@ -364,7 +381,9 @@ async fn breakpoints(
         ));
     }
     let full: PathBuf = ctx.work_dir.join(path);
-    let full = full.canonicalize().map_err(|err| Trouble::Failed(format!("{path}: {err}")))?;
+    let full = full
+        .canonicalize()
+        .map_err(|err| Trouble::Failed(format!("{path}: {err}")))?;
     session
         .breakpoints(&full, lines, &conditions, &log_messages, ctx.cancel)
         .await
@@ -387,7 +406,13 @@ fn adapter_command(
                 .find(|(name, _)| name == "PATH")
                 .map(|(_, value)| value.clone())
                 .unwrap_or_default();
-            let names = ["lldb-dap", "lldb-dap-21", "lldb-dap-20", "lldb-dap-19", "lldb-dap-18"];
+            let names = [
+                "lldb-dap",
+                "lldb-dap-21",
+                "lldb-dap-20",
+                "lldb-dap-19",
+                "lldb-dap-18",
+            ];
             names
                 .iter()
                 .find_map(|name| {

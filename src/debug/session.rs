@@ -217,7 +217,12 @@ impl DapSession {
         self.absorb_pending();
         let thread = self.thread_id(cancel).await?;
         self.adapter
-            .request(command, json!({"threadId": thread}), REQUEST_TIMEOUT, cancel)
+            .request(
+                command,
+                json!({"threadId": thread}),
+                REQUEST_TIMEOUT,
+                cancel,
+            )
             .await?;
         self.stopped = None;
         Ok(())

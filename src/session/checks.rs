@@ -201,9 +201,9 @@ fn plan_mode(mode: Mode, call: &Call) -> Verdict {
                 .to_owned(),
         ),
         // A launch is judged as exec, read-only rules included (session).
-        (Call::Debug(args), _) if args.resumes() || args.runs_code() => Verdict::Deny(
-            "refused: in plan mode the debugged program does not run on".to_owned(),
-        ),
+        (Call::Debug(args), _) if args.resumes() || args.runs_code() => {
+            Verdict::Deny("refused: in plan mode the debugged program does not run on".to_owned())
+        }
         (_, Some(Offered::NotInPlan)) => Verdict::Deny(format!(
             "refused: {} changes files, and this is plan mode; submit your plan with write_plan",
             call.name()
@@ -394,14 +394,25 @@ decision = "deny"
         let conditional = json!({"action": "breakpoints", "path": "a.py", "lines": [3, 4], "conditions": ["", "n > 2"]});
         assert!(matches!(
             debug(&plain, Mode::Normal, conditional),
-            Verdict::Ask { ref action, .. } if action == "set breakpoints in a.py with conditions: n > 2"
+            Verdict::Ask { ref action, .. } if action == "set breakpoints in a.py running: n > 2"
         ));
-        let plain_breakpoints = json!({"action": "breakpoints", "path": "a.py", "lines": [3], "conditions": [""]});
-        assert_eq!(debug(&plain, Mode::Normal, plain_breakpoints), Verdict::Allow);
+        let plain_breakpoints = json!({"action": "breakpoints", "path": "a.py", "lines": [3], "conditions": [""], "log_messages": ["here"]});
+        assert_eq!(
+            debug(&plain, Mode::Normal, plain_breakpoints),
+            Verdict::Allow
+        );
+        let logged = json!({"action": "breakpoints", "path": "a.py", "lines": [3], "log_messages": ["n is {n}"]});
+        assert!(matches!(
+            debug(&plain, Mode::Normal, logged),
+            Verdict::Ask { .. }
+        ));
         let launch = json!({"action": "launch", "program": "a.py"});
         assert_eq!(debug(&plain, Mode::Normal, launch.clone()), Verdict::Allow);
         assert_eq!(debug(&plain, Mode::Plan, launch.clone()), Verdict::Allow);
-        assert_eq!(debug(&plain, Mode::Plan, json!({"action": "stack"})), Verdict::Allow);
+        assert_eq!(
+            debug(&plain, Mode::Plan, json!({"action": "stack"})),
+            Verdict::Allow
+        );
         assert!(matches!(
             debug(&plain, Mode::Plan, json!({"action": "continue"})),
             Verdict::Deny(ref why) if why.contains("plan mode")
@@ -415,7 +426,10 @@ decision = "deny"
         let allowed = checks("tools = { debug = \"allow\" }", true);
         assert_eq!(debug(&allowed, Mode::Normal, evaluate), Verdict::Allow);
         let denied = checks("tools = { debug = \"deny\" }", false);
-        assert!(matches!(debug(&denied, Mode::Normal, launch), Verdict::Deny(_)));
+        assert!(matches!(
+            debug(&denied, Mode::Normal, launch),
+            Verdict::Deny(_)
+        ));
     }
 
     #[test]

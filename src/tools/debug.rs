@@ -77,14 +77,22 @@ pub struct DebugArgs {
 }
 
 impl DebugArgs {
-    /// The breakpoint conditions that are set (they run code).
+    /// The breakpoint conditions that are set, and the log messages that
+    /// interpolate an expression (`{expr}`): code that runs in the program.
     pub fn conditions_set(&self) -> Vec<&str> {
-        self.conditions
+        let conditions = self
+            .conditions
             .iter()
             .flatten()
             .map(|condition| condition.trim())
-            .filter(|condition| !condition.is_empty())
-            .collect()
+            .filter(|condition| !condition.is_empty());
+        let logged = self
+            .log_messages
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .filter(|message| message.contains('{'));
+        conditions.chain(logged).collect()
     }
 
     /// Whether the call runs code the model wrote in the debugged
@@ -118,7 +126,7 @@ impl ToolDef for DebugArgs {
                 self.expression.as_deref().unwrap_or("")
             ),
             Action::Breakpoints if self.runs_code() => format!(
-                "set breakpoints in {} with conditions: {}",
+                "set breakpoints in {} running: {}",
                 self.path.as_deref().unwrap_or(""),
                 self.conditions_set().join("; ")
             ),

@@ -119,7 +119,10 @@ fn a_python_bug_is_found_with_a_breakpoint_the_stack_a_local_and_a_step() {
     std::fs::write(env.work.join("buggy.py"), BUGGY_PY).unwrap();
     let calls = [
         debug("l", json!({"action": "launch", "program": "buggy.py"})),
-        debug("b", json!({"action": "breakpoints", "path": "buggy.py", "lines": [9]})),
+        debug(
+            "b",
+            json!({"action": "breakpoints", "path": "buggy.py", "lines": [9]}),
+        ),
         debug("c1", json!({"action": "continue"})),
         debug("s", json!({"action": "stack"})),
         debug("v", json!({"action": "variables"})),
@@ -133,7 +136,11 @@ fn a_python_bug_is_found_with_a_breakpoint_the_stack_a_local_and_a_step() {
         assert_eq!(result(&run, id)["ok"], true, "{id}: {}", output(&run, id));
     }
     assert!(output(&run, "l").contains("launched python3 ./buggy.py under debugpy"));
-    assert!(output(&run, "b").contains("buggy.py:9 set"), "{}", output(&run, "b"));
+    assert!(
+        output(&run, "b").contains("buggy.py:9 set"),
+        "{}",
+        output(&run, "b")
+    );
     assert!(
         output(&run, "c1").contains("stopped (breakpoint) at buggy.py:9 in average"),
         "{}",
@@ -142,9 +149,15 @@ fn a_python_bug_is_found_with_a_breakpoint_the_stack_a_local_and_a_step() {
     let stack = output(&run, "s");
     assert!(stack.contains("#0 buggy.py:9 in average"), "{stack}");
     assert!(stack.contains("#1 buggy.py:14 in main"), "{stack}");
-    assert!(stack.contains("<untrusted_content source=\"debug\""), "{stack}");
+    assert!(
+        stack.contains("<untrusted_content source=\"debug\""),
+        "{stack}"
+    );
     let locals = output(&run, "v");
-    assert!(locals.contains("count = 5 (int)"), "the bug's value: {locals}");
+    assert!(
+        locals.contains("count = 5 (int)"),
+        "the bug's value: {locals}"
+    );
     assert!(locals.contains("total = 108 (int)"), "{locals}");
     assert!(
         output(&run, "st").contains("at buggy.py:14 in main"),
@@ -171,7 +184,10 @@ fn a_c_program_built_with_gcc_is_debugged_through_lldb_dap() {
     assert!(built.success());
     let calls = [
         debug("l", json!({"action": "launch", "program": "sum"})),
-        debug("b", json!({"action": "breakpoints", "path": "sum.c", "lines": [6], "conditions": ["i == 4"]})),
+        debug(
+            "b",
+            json!({"action": "breakpoints", "path": "sum.c", "lines": [6], "conditions": ["i == 4"]}),
+        ),
         debug("c1", json!({"action": "continue"})),
         debug("s", json!({"action": "stack"})),
         debug("v", json!({"action": "variables", "depth": 2})),
@@ -193,7 +209,10 @@ fn a_c_program_built_with_gcc_is_debugged_through_lldb_dap() {
     assert!(stack.contains("#0 sum.c:6 in sum"), "{stack}");
     assert!(stack.contains("#1 sum.c:13 in main"), "{stack}");
     let locals = output(&run, "v");
-    assert!(locals.contains("i = 4 (int)"), "the condition held: {locals}");
+    assert!(
+        locals.contains("i = 4 (int)"),
+        "the condition held: {locals}"
+    );
     assert!(locals.contains("total = 10 (int)"), "{locals}");
     assert!(
         output(&run, "st").contains("at sum.c:5 in sum"),
@@ -230,9 +249,17 @@ fn cancel_during_wait_ends_the_session_within_two_seconds_and_leaves_nothing() {
     let asked = Instant::now();
     agent.send(r#"{"type":"cancel"}"#);
     let run = agent.finish();
-    assert!(asked.elapsed() < Duration::from_secs(2), "{:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        asked.elapsed()
+    );
     assert_eq!(run.code, Some(130));
-    assert!(output(&run, "c").contains("still running"), "{}", output(&run, "c"));
+    assert!(
+        output(&run, "c").contains("still running"),
+        "{}",
+        output(&run, "c")
+    );
     assert_eq!(result(&run, "w")["ok"], false);
     assert!(output(&run, "w").contains("cancelled"));
     assert_nothing_left(env.root.path());
@@ -245,7 +272,10 @@ fn the_idle_timeout_ends_the_debug_session_and_its_processes() {
     let env = debug_env(1);
     std::fs::write(env.work.join("idle_target.py"), FOREVER_PY).unwrap();
     let calls = [
-        debug("l", json!({"action": "launch", "program": "idle_target.py"})),
+        debug(
+            "l",
+            json!({"action": "launch", "program": "idle_target.py"}),
+        ),
         // The live processes whose command line names the program (its
         // path is this test's own); a zombie has no command line.
         json!({"name": "exec", "id": "look", "args": {"command":
@@ -270,10 +300,19 @@ fn the_idle_timeout_ends_the_debug_session_and_its_processes() {
 fn evaluate_calls() -> Vec<Value> {
     vec![
         debug("l", json!({"action": "launch", "program": "buggy.py"})),
-        debug("b", json!({"action": "breakpoints", "path": "buggy.py", "lines": [9]})),
+        debug(
+            "b",
+            json!({"action": "breakpoints", "path": "buggy.py", "lines": [9]}),
+        ),
         debug("c", json!({"action": "continue"})),
-        debug("e1", json!({"action": "evaluate", "expression": "total / len(values)"})),
-        debug("e2", json!({"action": "evaluate", "expression": "__import__('os').getpid()"})),
+        debug(
+            "e1",
+            json!({"action": "evaluate", "expression": "total / len(values)"}),
+        ),
+        debug(
+            "e2",
+            json!({"action": "evaluate", "expression": "__import__('os').getpid()"}),
+        ),
         debug("t", json!({"action": "terminate"})),
     ]
 }
@@ -299,16 +338,28 @@ fn evaluate_asks_a_person_and_unattended_runs_refuse_it() {
     agent.send(r#"{"type":"hitl-response","id":"e2","decision":"reject","data":{"reason":"no"}}"#);
     let run = agent.finish();
     assert_eq!(run.code, Some(0));
-    assert!(output(&run, "e1").contains("18.0 (float)"), "{}", output(&run, "e1"));
+    assert!(
+        output(&run, "e1").contains("18.0 (float)"),
+        "{}",
+        output(&run, "e1")
+    );
     assert_eq!(result(&run, "e2")["ok"], false);
     assert!(output(&run, "e2").contains("the person refused: no"));
-    assert!(output(&run, "t").contains("terminated"), "{}", output(&run, "t"));
+    assert!(
+        output(&run, "t").contains("terminated"),
+        "{}",
+        output(&run, "t")
+    );
     assert_nothing_left(env.root.path());
 
     let run = env.run_script(&script, "go", &["--unattended"]);
     assert!(run.of_type("hitl-request").is_empty());
     assert_eq!(result(&run, "e1")["ok"], false);
-    assert!(output(&run, "e1").contains("unattended"), "{}", output(&run, "e1"));
+    assert!(
+        output(&run, "e1").contains("unattended"),
+        "{}",
+        output(&run, "e1")
+    );
     assert!(output(&run, "c").contains("stopped (breakpoint)"));
 }
 
@@ -318,7 +369,11 @@ fn the_tool_is_offered_only_when_the_config_enables_it() {
     let call = [debug("d", json!({"action": "stack"}))];
     let run = env.run_script(&script(&env, &call), "go", &[]);
     assert!(!tools(&run).contains(&"debug".to_owned()));
-    assert!(output(&run, "d").contains("unknown tool"), "{}", output(&run, "d"));
+    assert!(
+        output(&run, "d").contains("unknown tool"),
+        "{}",
+        output(&run, "d")
+    );
 
     let env = debug_env(600);
     let run = env.run_script(&script(&env, &call), "go", &[]);
@@ -338,8 +393,14 @@ fn a_launch_is_judged_as_the_exec_of_its_command_line() {
     std::fs::write(env.work.join("secret.py"), "print(1)\n").unwrap();
     std::fs::write(env.work.join("notes.txt"), "hello\n").unwrap();
     let calls = [
-        debug("denied", json!({"action": "launch", "program": "secret.py", "args": ["--all"]})),
-        debug("unknown", json!({"action": "launch", "program": "notes.txt"})),
+        debug(
+            "denied",
+            json!({"action": "launch", "program": "secret.py", "args": ["--all"]}),
+        ),
+        debug(
+            "unknown",
+            json!({"action": "launch", "program": "notes.txt"}),
+        ),
     ];
     let run = env.run_script(&script(&env, &calls), "go", &[]);
     let denied = output(&run, "denied");
@@ -351,7 +412,13 @@ fn a_launch_is_judged_as_the_exec_of_its_command_line() {
     assert!(processes_in(Path::new(env.root.path())).is_empty());
 
     let run = env.run_script(
-        &script(&env, &[debug("plan", json!({"action": "launch", "program": "notes.txt", "adapter": "debugpy"}))]),
+        &script(
+            &env,
+            &[debug(
+                "plan",
+                json!({"action": "launch", "program": "notes.txt", "adapter": "debugpy"}),
+            )],
+        ),
         "go",
         &["--mode", "plan"],
     );
