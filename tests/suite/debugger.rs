@@ -91,6 +91,14 @@ fn script(env: &TestEnv, calls: &[Value]) -> std::path::PathBuf {
     env.script(json!({ "turns": turns }))
 }
 
+/// Runs to the end, with more time than [`super::WAIT`]: each session
+/// starts real adapters, and its first framed answer builds the rule
+/// table, seconds in a debug build on a busy machine.
+fn run_to_end(env: &TestEnv, script: &Path, prompt: &str, more: &[&str]) -> Finished {
+    env.spawn_script(script, prompt, more)
+        .finish_within(Duration::from_secs(180))
+}
+
 fn result<'a>(run: &'a Finished, id: &str) -> &'a Value {
     run.of_type("tool-result")
         .into_iter()
@@ -130,7 +138,7 @@ fn a_python_bug_is_found_with_a_breakpoint_the_stack_a_local_and_a_step() {
         debug("c2", json!({"action": "continue"})),
         debug("after", json!({"action": "stack"})),
     ];
-    let run = env.run_script(&script(&env, &calls), "find the bug", &[]);
+    let run = run_to_end(&env, &script(&env, &calls), "find the bug", &[]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     for id in ["l", "b", "c1", "s", "v", "st", "c2"] {
         assert_eq!(result(&run, id)["ok"], true, "{id}: {}", output(&run, id));
@@ -196,7 +204,7 @@ fn a_c_program_built_with_gcc_is_debugged_through_lldb_dap() {
     ];
     let config = "[approval.tools]\ndebug = \"allow\"\n";
     env.add_config(config);
-    let run = env.run_script(&script(&env, &calls), "find the bug", &[]);
+    let run = run_to_end(&env, &script(&env, &calls), "find the bug", &[]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let launch = output(&run, "l");
     assert!(launch.contains("launched ./sum under lldb-dap"), "{launch}");
@@ -227,12 +235,19 @@ fn a_c_program_built_with_gcc_is_debugged_through_lldb_dap() {
 
 #[test]
 #[ignore = "needs debugpy and lldb-19 (installed by .ci/run)"]
-fn cancel_during_wait_ends_the_session_within_two_seconds_and_leaves_nothing() {
+fn a_second_launch_ends_the_first_and_cancel_during_wait_leaves_nothing() {
     needs_debugpy();
     let env = debug_env(600);
     std::fs::write(env.work.join("forever.py"), FOREVER_PY).unwrap();
     let calls = [
-        debug("l", json!({"action": "launch", "program": "forever.py"})),
+        debug(
+            "first",
+            json!({"action": "launch", "program": "forever.py"}),
+        ),
+        debug(
+            "l",
+            json!({"action": "launch", "program": "forever.py", "args": ["again"]}),
+        ),
         debug("c", json!({"action": "continue", "timeout_ms": 100})),
         debug("w", json!({"action": "wait", "timeout_ms": 120000})),
     ];
@@ -240,21 +255,30 @@ fn cancel_during_wait_ends_the_session_within_two_seconds_and_leaves_nothing() {
     agent.wait_for("the wait", |e| {
         e["type"] == "tool-call-start" && e["id"] == "w"
     });
-    assert!(
-        processes_in(env.root.path()).len() >= 2,
-        "the adapter and the program run: {:?}",
-        processes_in(env.root.path())
-    );
+    // One adapter, its launcher and the program: the first launch's are
+    // gone.
+    let running = processes_in(env.root.path());
+    let programs = running
+        .iter()
+        .filter(|line| line.contains("forever.py") && !line.contains("debugpy/launcher "))
+        .count();
+    assert_eq!(programs, 1, "{running:?}");
     std::thread::sleep(Duration::from_millis(300));
     let asked = Instant::now();
     agent.send(r#"{"type":"cancel"}"#);
-    let run = agent.finish();
+    let run = agent.finish_within(Duration::from_secs(180));
     assert!(
         asked.elapsed() < Duration::from_secs(2),
         "{:?}",
         asked.elapsed()
     );
     assert_eq!(run.code, Some(130));
+    let second = output(&run, "l");
+    assert!(
+        second.contains("launched python3 ./forever.py again under debugpy")
+            && second.contains("(the previous debug session, python3 ./forever.py, was ended)"),
+        "{second}"
+    );
     assert!(
         output(&run, "c").contains("still running"),
         "{}",
@@ -282,7 +306,7 @@ fn the_idle_timeout_ends_the_debug_session_and_its_processes() {
             "sleep 2.5; ps -eo pid=,stat=,args= | grep -F \"$PWD/idle_target.py\" | grep -v -e ' Z' -e grep; echo left: $?"}}),
         debug("s", json!({"action": "stack"})),
     ];
-    let run = env.run_script(&script(&env, &calls), "go", &[]);
+    let run = run_to_end(&env, &script(&env, &calls), "go", &[]);
     assert_eq!(result(&run, "l")["ok"], true, "{}", output(&run, "l"));
     assert!(
         output(&run, "look").contains("left: 1"),
@@ -336,7 +360,7 @@ fn evaluate_asks_a_person_and_unattended_runs_refuse_it() {
     let second = agent.wait_for_type("hitl-request");
     assert_eq!(second["id"], "e2");
     agent.send(r#"{"type":"hitl-response","id":"e2","decision":"reject","data":{"reason":"no"}}"#);
-    let run = agent.finish();
+    let run = agent.finish_within(Duration::from_secs(180));
     assert_eq!(run.code, Some(0));
     assert!(
         output(&run, "e1").contains("18.0 (float)"),
@@ -352,7 +376,7 @@ fn evaluate_asks_a_person_and_unattended_runs_refuse_it() {
     );
     assert_nothing_left(env.root.path());
 
-    let run = env.run_script(&script, "go", &["--unattended"]);
+    let run = run_to_end(&env, &script, "go", &["--unattended"]);
     assert!(run.of_type("hitl-request").is_empty());
     assert_eq!(result(&run, "e1")["ok"], false);
     assert!(
@@ -367,7 +391,7 @@ fn evaluate_asks_a_person_and_unattended_runs_refuse_it() {
 fn the_tool_is_offered_only_when_the_config_enables_it() {
     let env = TestEnv::offline();
     let call = [debug("d", json!({"action": "stack"}))];
-    let run = env.run_script(&script(&env, &call), "go", &[]);
+    let run = run_to_end(&env, &script(&env, &call), "go", &[]);
     assert!(!tools(&run).contains(&"debug".to_owned()));
     assert!(
         output(&run, "d").contains("unknown tool"),
@@ -376,7 +400,7 @@ fn the_tool_is_offered_only_when_the_config_enables_it() {
     );
 
     let env = debug_env(600);
-    let run = env.run_script(&script(&env, &call), "go", &[]);
+    let run = run_to_end(&env, &script(&env, &call), "go", &[]);
     assert!(tools(&run).contains(&"debug".to_owned()));
     assert_eq!(
         output(&run, "d"),
@@ -402,7 +426,7 @@ fn a_launch_is_judged_as_the_exec_of_its_command_line() {
             json!({"action": "launch", "program": "notes.txt"}),
         ),
     ];
-    let run = env.run_script(&script(&env, &calls), "go", &[]);
+    let run = run_to_end(&env, &script(&env, &calls), "go", &[]);
     let denied = output(&run, "denied");
     assert!(
         denied.contains("refused by the approval policy") && denied.contains("python3 ./secret*"),
@@ -411,7 +435,8 @@ fn a_launch_is_judged_as_the_exec_of_its_command_line() {
     assert!(output(&run, "unknown").contains("name the adapter"));
     assert!(processes_in(Path::new(env.root.path())).is_empty());
 
-    let run = env.run_script(
+    let run = run_to_end(
+        &env,
         &script(
             &env,
             &[debug(
