@@ -37,6 +37,8 @@ pub struct Config {
     pub mcp: crate::mcp::config::McpConfig,
     /// MCP servers by name (`[mcp_servers.NAME]`).
     pub mcp_servers: BTreeMap<String, crate::mcp::config::ServerConfig>,
+    /// `[debugger]`: the experimental `debug` tool.
+    pub debugger: crate::debug::DebuggerConfig,
 }
 
 /// `[context]`: what the model is told besides the task.

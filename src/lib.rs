@@ -19,6 +19,7 @@ macro_rules! diag {
 
 pub mod cli;
 pub mod config;
+pub mod debug;
 pub mod mcp;
 pub mod model;
 pub mod protocol;

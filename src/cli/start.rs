@@ -515,6 +515,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             skills,
             search,
             repo_map: Arc::new(repo_map),
+            debugger: config.debugger.clone(),
             state: StateSetup {
                 dir: session_dir.clone(),
                 max_file_bytes: config.state.max_file_mb * 1024 * 1024,

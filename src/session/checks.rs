@@ -11,7 +11,8 @@ use serde_json::Value;
 use super::readonly;
 use super::untrusted::{Taint, UntrustedChecks, UntrustedConfig};
 use crate::protocol::events::Mode;
-use crate::tools::registry::Offered;
+use crate::tools::debug::{Action as DebugAction, DebugArgs};
+use crate::tools::registry::{Offered, ToolDef};
 use crate::tools::{Call, Tool};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -149,6 +150,9 @@ impl Checks {
     }
 
     fn policy(&self, call: &Call) -> (Policy, String) {
+        if let Call::Debug(args) = call {
+            return self.debug_policy(args);
+        }
         if let Call::Exec(args) = call
             && let Some((_, policy, pattern)) = self
                 .exec_rules
@@ -160,6 +164,26 @@ impl Checks {
         match self.approval.tools.get(call.name()) {
             Some(policy) => (*policy, format!("tools.{}", call.name())),
             None => (self.approval.default, "default".to_owned()),
+        }
+    }
+}
+
+impl Checks {
+    /// `debug`: a launch is judged later, as the `exec` of its command
+    /// line (the session does it), unless `tools.debug` denies the tool;
+    /// what runs code the model wrote in the program (evaluate, breakpoint
+    /// conditions) asks a person unless `tools.debug` says otherwise.
+    fn debug_policy(&self, args: &DebugArgs) -> (Policy, String) {
+        let own = self.approval.tools.get(DebugArgs::NAME).copied();
+        match (args.action, own) {
+            (DebugAction::Launch, Some(Policy::Deny)) => (Policy::Deny, "tools.debug".to_owned()),
+            (DebugAction::Launch, _) => (Policy::Allow, "judged as exec".to_owned()),
+            (_, Some(policy)) => (policy, "tools.debug".to_owned()),
+            (_, None) if args.runs_code() => (
+                Policy::Ask,
+                "debug: evaluate and breakpoint conditions run code in the program".to_owned(),
+            ),
+            (_, None) => (self.approval.default, "default".to_owned()),
         }
     }
 }
@@ -176,6 +200,10 @@ fn plan_mode(mode: Mode, call: &Call) -> Verdict {
              with no redirection; use read_file, list_dir, glob and grep instead"
                 .to_owned(),
         ),
+        // A launch is judged as exec, read-only rules included (session).
+        (Call::Debug(args), _) if args.resumes() || args.runs_code() => {
+            Verdict::Deny("refused: in plan mode the debugged program does not run on".to_owned())
+        }
         (_, Some(Offered::NotInPlan)) => Verdict::Deny(format!(
             "refused: {} changes files, and this is plan mode; submit your plan with write_plan",
             call.name()
@@ -352,6 +380,56 @@ decision = "deny"
             tainted(&off, "exec", json!({"command": "touch x"})),
             Verdict::Allow
         );
+    }
+
+    #[test]
+    fn debug_evaluate_and_conditions_ask_launch_waits_for_its_exec_judgement() {
+        let debug = |checks: &Checks, mode, args: Value| verdict(checks, mode, "debug", args);
+        let plain = checks("default = \"allow\"", false);
+        let evaluate = json!({"action": "evaluate", "expression": "x"});
+        assert!(matches!(
+            debug(&plain, Mode::Normal, evaluate.clone()),
+            Verdict::Ask { ref action, .. } if action == "evaluate in the debugged program: x"
+        ));
+        let conditional = json!({"action": "breakpoints", "path": "a.py", "lines": [3, 4], "conditions": ["", "n > 2"]});
+        assert!(matches!(
+            debug(&plain, Mode::Normal, conditional),
+            Verdict::Ask { ref action, .. } if action == "set breakpoints in a.py running: n > 2"
+        ));
+        let plain_breakpoints = json!({"action": "breakpoints", "path": "a.py", "lines": [3], "conditions": [""], "log_messages": ["here"]});
+        assert_eq!(
+            debug(&plain, Mode::Normal, plain_breakpoints),
+            Verdict::Allow
+        );
+        let logged = json!({"action": "breakpoints", "path": "a.py", "lines": [3], "log_messages": ["n is {n}"]});
+        assert!(matches!(
+            debug(&plain, Mode::Normal, logged),
+            Verdict::Ask { .. }
+        ));
+        let launch = json!({"action": "launch", "program": "a.py"});
+        assert_eq!(debug(&plain, Mode::Normal, launch.clone()), Verdict::Allow);
+        assert_eq!(debug(&plain, Mode::Plan, launch.clone()), Verdict::Allow);
+        assert_eq!(
+            debug(&plain, Mode::Plan, json!({"action": "stack"})),
+            Verdict::Allow
+        );
+        assert!(matches!(
+            debug(&plain, Mode::Plan, json!({"action": "continue"})),
+            Verdict::Deny(ref why) if why.contains("plan mode")
+        ));
+
+        let unattended = checks("default = \"allow\"", true);
+        assert!(matches!(
+            debug(&unattended, Mode::Normal, evaluate.clone()),
+            Verdict::Deny(ref why) if why.contains("unattended")
+        ));
+        let allowed = checks("tools = { debug = \"allow\" }", true);
+        assert_eq!(debug(&allowed, Mode::Normal, evaluate), Verdict::Allow);
+        let denied = checks("tools = { debug = \"deny\" }", false);
+        assert!(matches!(
+            debug(&denied, Mode::Normal, launch),
+            Verdict::Deny(_)
+        ));
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod compact;
 pub mod context;
 pub mod control;
 mod conversation;
+mod debug;
 pub mod egress;
 pub mod gating;
 pub mod hitl;
@@ -86,6 +87,8 @@ pub struct SessionConfig {
     pub search: Arc<tools::session_search::SearchSettings>,
     /// The repository map: its settings, the first message's map.
     pub repo_map: Arc<tools::repo_map::MapSettings>,
+    /// `[debugger]`: whether the `debug` tool is offered, its idle timeout.
+    pub debugger: crate::debug::DebuggerConfig,
 }
 
 /// A model table entry's `fallback`, ready to call.
@@ -137,6 +140,8 @@ pub struct Session {
     /// The tool names the front end was last told of (`session-start`,
     /// `tools-changed`).
     announced: Vec<String>,
+    /// The one debug session of the `debug` tool, if any (`debug.rs`).
+    debugger: crate::debug::Debugger,
 }
 
 /// What running one tool call led to.
@@ -164,6 +169,7 @@ impl Session {
             Some(roots) => crate::skills::discover::discover(roots),
             None => Default::default(),
         };
+        let debugger = crate::debug::Debugger::new(config.debugger.clone());
         let mut session = Session {
             config,
             model,
@@ -181,6 +187,7 @@ impl Session {
             mcp_reload: None,
             mcp_gate: gating::Gate::default(),
             announced: Vec::new(),
+            debugger,
         };
         session.refresh_tools();
         session
@@ -200,6 +207,10 @@ impl Session {
         let offer = match self.config.search.tool {
             true => offer,
             false => offer.without(tools::Tool::SessionSearch),
+        };
+        let offer = match self.debugger.enabled() {
+            true => offer,
+            false => offer.without(tools::Tool::Debug),
         };
         self.offer = self.gate_mcp_tools(offer);
         self.specs = self.offer.specs();
@@ -320,6 +331,7 @@ impl Session {
         // subreaper). Before `session-end`, so the proxy may stop the
         // sandbox as soon as it reads it.
         self.mcp.stop_all();
+        self.debugger.stop();
         tools::procs::kill_all_descendants();
         self.config.exec.clean_up();
         // `session-end` tells the proxy it may stop the sandbox: every
@@ -590,6 +602,7 @@ impl Session {
             Call::WritePlan(args) => self.submit_plan(id, args.plan).await,
             Call::ToolSearch(args) => Step::Done(self.search_tools(&args)),
             Call::Runtime(call) => Step::Done(self.call_mcp(call).await),
+            Call::Debug(args) => Step::Done(self.debug(id, args).await),
             call => {
                 let ctx = ToolContext {
                     work_dir: self.config.work_dir.clone(),

@@ -44,7 +44,12 @@ impl Session {
             Call::WriteFile(args) => self.touched_file(&args.path),
             Call::EditFile(args) => self.touched_file(&args.path),
             call => match call.tool() {
-                Some(tool) if tool != Tool::Exec && tool.offered() != Offered::NotInPlan => {
+                // A debugged program runs like a command.
+                Some(tool)
+                    if tool != Tool::Exec
+                        && tool != Tool::Debug
+                        && tool.offered() != Offered::NotInPlan =>
+                {
                     Touched::Nothing
                 }
                 _ => Touched::Anything,

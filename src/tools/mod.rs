@@ -1,6 +1,7 @@
 //! The tools the model can call: one file per family, and this registry
 //! that offers them, parses their arguments and runs them.
 
+pub mod debug;
 pub mod edit;
 pub mod exec;
 pub mod files;
@@ -116,6 +117,7 @@ pub async fn run(call: Call, ctx: &ToolContext) -> ToolOutput {
         | Call::AskUser(_)
         | Call::WritePlan(_)
         | Call::ToolSearch(_)
+        | Call::Debug(_)
         | Call::Runtime(_) => ToolOutput::fail(format!(
             "internal error: {} is run by the session, not the tool registry",
             call.name()

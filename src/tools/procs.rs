@@ -46,10 +46,14 @@ pub fn become_subreaper() -> bool {
     rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok()
 }
 
-/// Kills `root`'s process group, `root` and all its descendants.
+/// Kills `root`, all its descendants and `root`'s process group. The
+/// tree is stopped and walked first: killed first, the group's processes
+/// would orphan their children in other groups (a debuggee under a
+/// debugger's launcher) to the agent before the walk could find them
+/// below `root`.
 pub fn kill_tree(root: Pid) {
-    let _ = rustix::process::kill_process_group(root, Signal::KILL);
     kill_below(root, true);
+    let _ = rustix::process::kill_process_group(root, Signal::KILL);
 }
 
 /// Kills every descendant of this process: the end of a session leaves

@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{
-    exec, files, interactive, repo_map, search, session_search, skill, tool_search, web,
+    debug, exec, files, interactive, repo_map, search, session_search, skill, tool_search, web,
 };
 use crate::model::ToolSpec;
 use crate::protocol::events::{ActivityKind, Mode};
@@ -190,6 +190,7 @@ registry! {
     Skill(skill::SkillArgs),
     ToolSearch(tool_search::ToolSearchArgs),
     SessionSearch(session_search::SessionSearchArgs),
+    Debug(debug::DebugArgs),
 }
 
 impl Tool {

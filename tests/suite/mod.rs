@@ -6,6 +6,7 @@ mod cli;
 mod commands;
 mod compaction;
 mod context;
+mod debugger;
 mod dist;
 mod egress;
 mod hitl;

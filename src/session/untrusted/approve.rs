@@ -114,6 +114,10 @@ impl UntrustedChecks {
                 .filter(|path| self.is_secret_file(path))
                 .map(|path| format!("searching a secret file ({path})")),
             Call::Runtime(call) => Some(format!("a tool from outside the agent ({})", call.name)),
+            // A launch is judged as the exec of its command line.
+            Call::Debug(args) => args
+                .runs_code()
+                .then(|| "running code in the debugged program".to_owned()),
             Call::WriteFile(_)
             | Call::EditFile(_)
             | Call::ListDir(_)
