@@ -60,14 +60,21 @@ fn main() {
     let unchanged = per_call("reload check, nothing changed", ROUNDS, |_| {
         assert!(reloader.check().is_none());
     });
-    let changed = per_call("reload check, the config rewritten (read, hash, parse)", 2_000, |round| {
-        std::fs::write(&config, format!("{toml}# {round}\n")).expect("rewrite");
-        assert!(reloader.check().is_some());
-    });
+    let changed = per_call(
+        "reload check, the config rewritten (read, hash, parse)",
+        2_000,
+        |round| {
+            std::fs::write(&config, format!("{toml}# {round}\n")).expect("rewrite");
+            assert!(reloader.check().is_some());
+        },
+    );
     let tools: Vec<ToolSpec> = (0..200)
         .map(|i| ToolSpec {
             name: format!("mcp__s{}__tool_{i}", i % 5),
-            description: format!("Does task number {i} with widgets, gadgets and item {}", i * 7),
+            description: format!(
+                "Does task number {i} with widgets, gadgets and item {}",
+                i * 7
+            ),
             parameters: serde_json::json!({"type": "object"}),
         })
         .collect();

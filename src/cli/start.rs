@@ -472,18 +472,13 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
     }
     let skills = (config.skills.enabled).then(|| config.skills.roots(resolved.work_dir.clone()));
     let mcp_env = crate::mcp::server_env(&exec.base_env);
-    let search = Arc::new(tools::session_search::SearchSettings::new(
-        config.session_search.tool,
-        state_dir.clone(),
-        resolved.session_id.clone(),
-        config.session_search.max_index_bytes(),
-    ));
-    let repo_map = tools::repo_map::MapSettings::new(
-        Some(state_dir.join(tools::repo_map::CACHE_FILE_NAME)),
-        &config.repo_map,
+    let (search, repo_map) = state_tools(
+        config,
+        &state_dir,
+        &resolved.session_id,
         &resolved.model_spec,
+        &resolved.prompt,
     );
-    repo_map.note_words(&resolved.prompt);
     Ok(Prepared {
         config: SessionConfig {
             session_id: resolved.session_id,
@@ -514,7 +509,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             fallback,
             skills,
             search,
-            repo_map: Arc::new(repo_map),
+            repo_map,
             debugger: config.debugger.clone(),
             state: StateSetup {
                 dir: session_dir.clone(),
@@ -537,6 +532,33 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
             offered: config.mcp.offered,
         },
     })
+}
+
+/// The settings of the tools that keep what they learn in the state
+/// folder: the transcript index and the repository map's cache.
+fn state_tools(
+    config: &Config,
+    state_dir: &Path,
+    session_id: &str,
+    model: &ModelSpec,
+    prompt: &str,
+) -> (
+    Arc<tools::session_search::SearchSettings>,
+    Arc<tools::repo_map::MapSettings>,
+) {
+    let search = tools::session_search::SearchSettings::new(
+        config.session_search.tool,
+        state_dir.to_path_buf(),
+        session_id.to_owned(),
+        config.session_search.max_index_bytes(),
+    );
+    let repo_map = tools::repo_map::MapSettings::new(
+        Some(state_dir.join(tools::repo_map::CACHE_FILE_NAME)),
+        &config.repo_map,
+        model,
+    );
+    repo_map.note_words(prompt);
+    (Arc::new(search), Arc::new(repo_map))
 }
 
 /// The model's client, and its fallback's.
