@@ -159,6 +159,7 @@ const pick = (fields) => (event) => {
  */
 export const SSE_MAP = {
   'session-start': ['session', pick(['session_id', 'model', 'mode', 'tools', 'resumed'])],
+  'tools-changed': ['tools', pick(['tools', 'added', 'removed'])],
   'user-message': ['user_message', pick(['text', 'source'])],
   'text-delta': ['assistant_delta', pick(['delta', 'iteration'])],
   'reasoning-delta': ['reasoning_delta', pick(['delta', 'iteration'])],

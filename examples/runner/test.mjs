@@ -54,6 +54,7 @@ if (!existsSync(AGENT)) {
 /** @type {Record<string, string | null>} */
 const EXPECTED_SSE = {
   'session-start': 'session',
+  'tools-changed': 'tools',
   'user-message': 'user_message',
   'text-delta': 'assistant_delta',
   'reasoning-delta': 'reasoning_delta',
