@@ -238,10 +238,7 @@ fn recent_talk(conversation: &[Message], prompt: &str) -> String {
         .rev()
         .map(|text| {
             let start = text.len().saturating_sub(RECENT_BYTES);
-            let start = (start..text.len())
-                .find(|&i| text.is_char_boundary(i))
-                .unwrap_or(text.len());
-            &text[start..]
+            &text[crate::tools::truncate::floor_boundary(text, start)..]
         })
         .collect::<Vec<_>>()
         .join("\n")
