@@ -79,13 +79,14 @@ impl Reloader {
     /// for the start, and [`Reloader::check`] what changed since.
     pub fn new(files: Files, parse: ParseConfig, lookup: fn(&str) -> Option<String>) -> Self {
         let source = |path: PathBuf| {
-            let guarded = files.guarded.contains(&path);
-            let seen = guarded.then(|| look(&path, None).0);
-            Source {
-                text: read(&path),
-                path,
-                seen,
-            }
+            let (seen, text) = match files.guarded.contains(&path) {
+                true => {
+                    let (seen, _, text) = look(&path, None);
+                    (Some(seen), text.unwrap_or_else(|| read(&path)))
+                }
+                false => (None, read(&path)),
+            };
+            Source { text, path, seen }
         };
         Reloader {
             config: files.config.map(|(path, named)| (source(path), named)),
@@ -108,9 +109,9 @@ impl Reloader {
             let Some(before) = &source.seen else {
                 continue;
             };
-            let (seen, differs) = look(&source.path, Some(before));
-            if differs {
-                source.text = read(&source.path);
+            let (seen, differs, text) = look(&source.path, Some(before));
+            if let (true, Some(text)) = (differs, text) {
+                source.text = text;
                 changed = true;
             }
             source.seen = Some(seen);
@@ -180,9 +181,10 @@ fn read(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|err| err.to_string())
 }
 
-/// How `path` looks now, and whether its content differs from `before`.
-/// The content is read only when the `stat` differs.
-fn look(path: &Path, before: Option<&Seen>) -> (Seen, bool) {
+/// How `path` looks now, whether its content differs from `before`, and
+/// its text when it had to be read (the `stat` differs), so that a change
+/// is read once.
+fn look(path: &Path, before: Option<&Seen>) -> (Seen, bool, Option<Result<String, String>>) {
     use std::os::unix::fs::MetadataExt;
     let stamp = std::fs::metadata(path).ok().map(|meta| {
         let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
@@ -191,13 +193,15 @@ fn look(path: &Path, before: Option<&Seen>) -> (Seen, bool) {
     if let Some(before) = before
         && before.stamp == stamp
     {
-        return (before.clone(), false);
+        return (before.clone(), false, None);
     }
-    let hash = stamp
-        .and_then(|_| std::fs::read(path).ok())
-        .map(|bytes| Sha256::digest(&bytes).into());
+    let text = read(path);
+    let hash = match (&stamp, &text) {
+        (Some(_), Ok(text)) => Some(Sha256::digest(text.as_bytes()).into()),
+        _ => None,
+    };
     let differs = before.is_some_and(|before| before.hash != hash);
-    (Seen { stamp, hash }, differs)
+    (Seen { stamp, hash }, differs, Some(text))
 }
 
 #[cfg(test)]
