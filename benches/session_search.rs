@@ -66,13 +66,19 @@ impl Words {
             "ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "qu", "do", "fe", "gi",
             "ho", "ju", "be", "cy", "wa", "xo",
         ];
-        let mut words = Vec::with_capacity(VOCABULARY);
-        let mut n = 0usize;
-        while words.len() < VOCABULARY {
-            let (a, b, c) = (n % 20, (n / 20) % 20, (n / 400) % 20);
-            words.push(format!("{}{}{}", syllables[a], syllables[b], syllables[c]));
-            n += 1;
-        }
+        // Three syllables make 8,000 words; past those a fourth keeps
+        // every rank a word of its own (before, rank 8,000 was rank 0
+        // again, so a third of the "rare" words were common ones).
+        let words = (0..VOCABULARY)
+            .map(|n| {
+                let (a, b, c) = (n % 20, (n / 20) % 20, (n / 400) % 20);
+                let tail = match n / 8000 {
+                    0 => "",
+                    round => syllables[round - 1],
+                };
+                format!("{}{}{}{tail}", syllables[a], syllables[b], syllables[c])
+            })
+            .collect();
         let mut total = 0.0;
         let cumulative = (1..=VOCABULARY)
             .map(|rank| {
@@ -179,6 +185,9 @@ fn percentiles(mut times: Vec<Duration>) -> String {
     )
 }
 
+/// A query's words, and the session it is limited to.
+type Query = (String, Option<String>);
+
 fn queries(index: &mut Index, words: &mut Words, messages: usize) -> anyhow::Result<()> {
     let mut rng = fastrand::Rng::with_seed(11);
     let word = |rng: &mut fastrand::Rng, ranks: std::ops::Range<usize>| {
@@ -222,17 +231,31 @@ fn queries(index: &mut Index, words: &mut Words, messages: usize) -> anyhow::Res
             (0..10).map(|_| word(&mut rng, 0..3)).collect(),
         ),
     ];
+    let sessions = messages.div_ceil(PER_SESSION);
+    let in_session: Vec<Query> = (0..QUERIES)
+        .map(|_| {
+            (
+                word(&mut rng, 100..2_000),
+                Some(format!("synthetic-{:06}", rng.usize(0..sessions))),
+            )
+        })
+        .collect();
+    let mut sets: Vec<(&str, Vec<Query>)> = sets
+        .into_iter()
+        .map(|(name, set)| (name, set.into_iter().map(|q| (q, None)).collect()))
+        .collect();
+    sets.push(("middling word, one session", in_session));
     let mut typical = Vec::new();
     for (name, set) in &sets {
         let mut times = Vec::with_capacity(set.len());
         let mut hits = 0usize;
-        for query in set {
+        for (query, session) in set {
             let started = Instant::now();
-            let results = index.search(query, None, 20)?;
+            let results = index.search(query, session.as_deref(), 20)?;
             times.push(started.elapsed());
             hits += results.hits.len();
         }
-        if !name.starts_with("common") && !name.starts_with("most") {
+        if !name.starts_with("common") && !name.starts_with("most") && !name.ends_with("session") {
             typical.extend(times.iter().copied());
         }
         println!(

@@ -5,6 +5,7 @@
 //! index is rebuilt, never an error. What is indexed is `extract.rs`,
 //! the file `store.rs`, queries `query.rs` and `rank.rs`.
 
+mod bm25;
 pub mod extract;
 pub mod query;
 mod rank;
@@ -123,11 +124,14 @@ impl Index {
         session: Option<&str>,
         limit: usize,
     ) -> Result<Results, SearchError> {
-        let query = query::fts_query(text).ok_or(SearchError::EmptyQuery)?;
+        let terms = query::fts_terms(text);
+        if terms.is_empty() {
+            return Err(SearchError::EmptyQuery);
+        }
         let now = chrono::Utc::now().timestamp();
         let ask = |index: &mut Index| -> Result<Results, SearchError> {
             Ok(Results {
-                hits: rank::search(&index.conn, &query, session, limit, now)?,
+                hits: rank::search(&index.conn, &terms, session, limit, now)?,
                 sessions_left_out: store::dropped_count(&index.conn, session)?,
             })
         };

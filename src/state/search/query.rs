@@ -22,8 +22,14 @@ pub const CLOSE: char = '\u{E001}';
 /// The MATCH expression for `text`, or `None` when it has no word to
 /// look for (empty, blank, or only punctuation and control characters).
 pub fn fts_query(text: &str) -> Option<String> {
-    let terms: Vec<String> = text
-        .split(|c: char| c.is_whitespace() || c.is_control())
+    let terms = fts_terms(text);
+    (!terms.is_empty()).then(|| terms.join(" "))
+}
+
+/// The phrases of [`fts_query`], each a MATCH expression of its own (the
+/// ranking counts each one's matches).
+pub fn fts_terms(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || c.is_control())
         // FTS5's tokenizer keeps letters and digits and splits on the
         // rest: a word without any would be a phrase of no token.
         .filter(|word| word.chars().any(char::is_alphanumeric))
@@ -32,8 +38,7 @@ pub fn fts_query(text: &str) -> Option<String> {
             let word = &word[..word.floor_char_boundary(MAX_TERM_BYTES)];
             format!("\"{}\"", word.replace('"', "\"\""))
         })
-        .collect();
-    (!terms.is_empty()).then(|| terms.join(" "))
+        .collect()
 }
 
 /// Text as it is indexed: the snippet markers cannot appear in it, nor

@@ -109,8 +109,11 @@ fn open_as_is(path: &Path) -> Result<Connection, SearchError> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     // Queries read the index through the page cache the kernel already
     // has, not by a read call per page.
-    conn.pragma_update(None, "mmap_size", 256i64 * 1024 * 1024)?;
+    // Past the default cap too: a candidate's lookups are scattered, and
+    // a page outside the map is a read call each.
+    conn.pragma_update(None, "mmap_size", 1024i64 * 1024 * 1024)?;
     conn.pragma_update(None, "cache_size", -16384i64)?;
+    super::bm25::register(&conn)?;
     Ok(conn)
 }
 

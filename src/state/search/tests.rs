@@ -2,6 +2,8 @@ use std::io::Write;
 
 use serde_json::json;
 
+use rusqlite::params;
+
 use super::*;
 
 /// A session folder whose journal holds one user message per text, at
@@ -254,4 +256,107 @@ fn a_common_word_ranks_the_newest_matches() {
             .len(),
         2500
     );
+}
+
+/// `agent_bm25` over every match of `query`, beside FTS5's `bm25`.
+fn both_scores(index: &mut Index, query: &str, hits: &[(u64, u64)]) -> Vec<(f64, f64)> {
+    let conn = index.connection();
+    let sql = format!(
+        "SELECT -bm25(fts), {}(fts, ?2) FROM fts WHERE fts MATCH ?1",
+        bm25::NAME
+    );
+    let mut statement = conn.prepare(&sql).unwrap();
+    statement
+        .query_map(params![query, bm25::hits_blob(hits)], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn agent_bm25_is_fts5_bm25_when_the_counts_are_exact() {
+    let state = tempfile::tempdir().unwrap();
+    session(
+        state.path(),
+        "a",
+        NOW,
+        &[
+            "red fox jumps",
+            "red red fox",
+            "a blue fox and a red hen and more words here",
+            "blue hen",
+            "nothing at all",
+        ],
+    );
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    let scores = both_scores(&mut index, "\"red\" \"fox\"", &[(3, 0), (3, 0)]);
+    assert_eq!(scores.len(), 3);
+    for (theirs, ours) in scores {
+        assert!(
+            theirs > 0.0 && (theirs - ours).abs() < 1e-9,
+            "{theirs} {ours}"
+        );
+    }
+}
+
+#[test]
+fn a_count_estimated_from_the_newest_matches_is_close() {
+    let state = tempfile::tempdir().unwrap();
+    // One document in five has the word: its newest 500 matches span
+    // 2,500 documents of 3,000.
+    let texts: Vec<String> = (0..3000)
+        .map(|n| match n % 5 {
+            0 => format!("often filler{n}"),
+            _ => format!("filler{n} other"),
+        })
+        .collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    session(state.path(), "a", NOW, &texts);
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    let counts = rank::phrase_counts(index.connection(), &["\"often\"".to_owned()]).unwrap();
+    assert_eq!(counts.len(), 1);
+    assert_eq!(counts[0].0, 500, "the walk stops at the bound");
+    assert!((2490..=2500).contains(&counts[0].1), "{counts:?}");
+    let scores = both_scores(&mut index, "\"often\"", &counts);
+    assert_eq!(scores.len(), 600);
+    for (theirs, ours) in scores {
+        assert!((theirs - ours).abs() < theirs * 0.01, "{theirs} {ours}");
+    }
+}
+
+#[test]
+fn a_session_search_finds_its_matches_between_other_sessions() {
+    let state = tempfile::tempdir().unwrap();
+    session(state.path(), "a", NOW, &["alpha one"]);
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    session(state.path(), "b", NOW, &["alpha two", "alpha three"]);
+    index.catch_up().unwrap();
+    session(state.path(), "a", NOW, &["alpha four"]);
+    index.catch_up().unwrap();
+    let seqs = |index: &mut Index, id: &str| -> Vec<(String, u64)> {
+        let mut hits: Vec<_> = index
+            .search("alpha", Some(id), 10)
+            .unwrap()
+            .hits
+            .into_iter()
+            .map(|hit| (hit.session_id, hit.seq))
+            .collect();
+        hits.sort();
+        hits
+    };
+    assert_eq!(
+        seqs(&mut index, "a"),
+        vec![("a".into(), 1), ("a".into(), 2)]
+    );
+    assert_eq!(
+        seqs(&mut index, "b"),
+        vec![("b".into(), 1), ("b".into(), 2)]
+    );
+    assert!(seqs(&mut index, "nobody").is_empty());
+    assert_eq!(found(&mut index, "alpha").len(), 4);
 }
