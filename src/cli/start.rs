@@ -115,7 +115,7 @@ pub struct Prepared {
     /// Started by `run`, inside the runtime.
     pub mcp_servers: Vec<crate::mcp::ServerSpec>,
     /// What every MCP server's environment starts from.
-    pub mcp_env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
+    pub mcp_env: crate::mcp::ServerEnv,
     /// Sees the servers' definitions change mid-session.
     pub mcp_reload: crate::mcp::reload::Reloader,
     pub mcp_gate: crate::session::gating::Gate,
@@ -471,7 +471,7 @@ pub fn open(resolved: Resolved, guards: Guards) -> Result<Prepared, StartError> 
         mcp_reload.unguard();
     }
     let skills = (config.skills.enabled).then(|| config.skills.roots(resolved.work_dir.clone()));
-    let mcp_env = crate::mcp::server_env(&exec.base_env);
+    let mcp_env = crate::mcp::ServerEnv::new(exec.base_env.clone());
     let (search, repo_map) = state_tools(
         config,
         &state_dir,

@@ -7,7 +7,6 @@
 //! others.
 
 use std::collections::BTreeMap;
-use std::ffi::OsString;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -81,7 +80,7 @@ pub struct McpManager {
     /// By offered name.
     offered: BTreeMap<String, Offered>,
     /// What every server's environment starts from.
-    env: Arc<Vec<(OsString, OsString)>>,
+    env: Arc<super::ServerEnv>,
     /// Found while starting, not yet taken.
     notices: Vec<Notice>,
 }
@@ -89,7 +88,7 @@ pub struct McpManager {
 impl McpManager {
     /// Starts every server now, in parallel; [`McpManager::ready`] waits
     /// for their tool lists.
-    pub fn start(specs: Vec<ServerSpec>, env: Vec<(OsString, OsString)>) -> Self {
+    pub fn start(specs: Vec<ServerSpec>, env: super::ServerEnv) -> Self {
         let mut manager = McpManager {
             env: Arc::new(env),
             ..McpManager::default()
@@ -121,7 +120,7 @@ impl McpManager {
             self.servers.insert(spec.name.clone(), server);
             return;
         }
-        let (process, state) = match client::spawn(&spec, &self.env) {
+        let (process, state) = match client::spawn(&spec, self.env.get()) {
             Ok(spawned) => {
                 let process = spawned.process();
                 let task = tokio::spawn(spawned.connect(startup, tools));
@@ -475,7 +474,7 @@ mod tests {
             disabled_tools: Vec::new(),
             defined_in: "a test".to_owned(),
         };
-        let mut manager = McpManager::start(vec![spec], Vec::new());
+        let mut manager = McpManager::start(vec![spec], crate::mcp::ServerEnv::default());
         manager.ready().await;
         assert!(manager.tools().is_empty());
         let notices = manager.take_notices();

@@ -59,7 +59,32 @@ pub fn kill_tree(root: Pid) {
 /// Kills every descendant of this process: the end of a session leaves
 /// nothing running. Returns how many were killed.
 pub fn kill_all_descendants() -> usize {
+    // Every live descendant has a live parent below us or, as the
+    // subreaper, us: with no child at all there is nothing below. That
+    // look costs a few reads, the process table one read per process of
+    // the machine (a third of a quiet session's CPU, measured).
+    if has_no_child() {
+        return 0;
+    }
     kill_below(rustix::process::getpid(), false)
+}
+
+/// Whether no thread of this process has a child, ended or not; false
+/// where the kernel does not say (no `children` files, no `/proc`).
+fn has_no_child() -> bool {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return false;
+    };
+    for task in tasks {
+        let Ok(task) = task else {
+            return false;
+        };
+        match std::fs::read_to_string(task.path().join("children")) {
+            Ok(list) if list.trim().is_empty() => {}
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// Waits for every child that has ended: orphans re-parented here by the
@@ -305,6 +330,26 @@ fn parse_stat(stat: &str) -> Option<ProcInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_child_of_any_thread_is_seen_and_an_ended_one_too() {
+        // Spawned from another thread: the child is listed in that
+        // thread's `children` file, not the main one's.
+        let mut child = std::thread::spawn(|| {
+            std::process::Command::new("sleep")
+                .arg("30")
+                .spawn()
+                .expect("sleep")
+        })
+        .join()
+        .expect("thread");
+        assert!(!has_no_child(), "a running child");
+        child.kill().expect("kill");
+        // Ended but not yet waited for: still below us.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!has_no_child(), "a zombie child");
+        child.wait().expect("wait");
+    }
 
     #[test]
     fn stat_lines_with_odd_names_parse() {

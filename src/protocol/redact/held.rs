@@ -2,11 +2,9 @@
 //! written now, and what must wait because it may be the start of a
 //! secret whose end is still to come.
 
-use regex::Regex;
-
 use super::key_block::KeyBlocks;
 use super::learned::ExactSet;
-use super::rules::{PRIVATE_KEY, TRAILING_KEY, TRIGGERS};
+use super::rules::{PRIVATE_KEY, TRIGGERS};
 use super::{HOLD_TAIL, MAX_HELD_KEY_BLOCK, MAX_HELD_WORD, Redactor};
 
 /// A secret across the forced cut of a long run moves the cut to its
@@ -51,13 +49,8 @@ impl Redactor {
         } else {
             word
         };
-        if let Some(found) = self
-            .trailing_key
-            .get_or_init(|| Regex::new(TRAILING_KEY).ok())
-            .as_ref()
-            .and_then(|regex| regex.find(&pending[..word]))
-        {
-            cut = found.start();
+        if let Some(start) = super::trailing_key::start(&pending[..word]) {
+            cut = start;
         }
         let exact = self.known.current();
         let partial = exact.prefix_start(pending);

@@ -25,13 +25,13 @@ mod key_block;
 mod learned;
 mod literal;
 mod rules;
+mod trailing_key;
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
-use regex::Regex;
 use serde_json::Value;
 
 pub use held::HeldText;
@@ -95,7 +95,6 @@ pub struct Redactor {
     trigger_rule: Vec<usize>,
     triggers: Option<AhoCorasick>,
     known: Arc<Known>,
-    trailing_key: OnceLock<Option<Regex>>,
 }
 
 impl Redactor {
@@ -141,7 +140,6 @@ impl Redactor {
             trigger_rule,
             triggers,
             known: Arc::new(known),
-            trailing_key: OnceLock::new(),
         }
     }
 

@@ -175,10 +175,6 @@ pub(super) const RULES: &[(&str, &str, Option<usize>, Check)] = &[
     ),
 ];
 
-/// A key that announces a secret value after it (`password = `,
-/// `Bearer `), at the very end of a text: the value may be in the next chunk.
-pub(super) const TRAILING_KEY: &str = r#"(?i)(?:password|passwd|pwd|secret|secret_key|api[_\-]?key|apikey|access[_\-]?token|auth[_\-]?token|client[_\-]?secret|private[_\-]?key|aws_?secret_?access_?key|accountkey|bearer)["']?\s*[:=]?\s*["']?$"#;
-
 /// The text of one match of a rule with a value group: the value masked,
 /// or the whole match unchanged when the value fails the rule's check.
 pub(super) fn masked_value(
