@@ -6,7 +6,8 @@
 //! the cached prompt prefix stays the same bytes.
 //!
 //! `langs` knows the grammars, `tags` reads a file's symbols, `cache`
-//! keeps them by content, `scan` maps the tree with both, `rank` orders
+//! keeps them by content and each file's `stamp` by path, `scan` maps the
+//! tree with them, `rank` orders
 //! the definitions and `render` fits them to the budget.
 
 mod cache;
@@ -15,6 +16,7 @@ mod rank;
 mod render;
 mod scan;
 mod settings;
+mod stamp;
 mod tags;
 
 use std::path::{Path, PathBuf};
@@ -29,6 +31,7 @@ pub use self::cache::FILE_NAME as CACHE_FILE_NAME;
 pub use self::rank::Focus;
 pub use self::render::tokens;
 pub use self::settings::{MapSettings, RepoMapConfig};
+pub use self::stamp::RACY_MARGIN;
 use super::registry::ToolDef;
 use super::{ToolContext, ToolOutput, files};
 use crate::protocol::events::ActivityKind;
@@ -94,6 +97,8 @@ pub struct BuildStats {
     pub files: usize,
     pub parsed: usize,
     pub cached: usize,
+    /// Of the cached, the files not read: their stamps held.
+    pub unread: usize,
 }
 
 /// The map of `root` in `budget` tokens, drawn towards `focus`, with the
@@ -117,13 +122,15 @@ pub fn build(
         files: scanned.files.len(),
         parsed: scanned.parsed,
         cached: scanned.cached,
+        unread: scanned.unread,
     };
     if std::env::var_os(STATS_VAR).is_some() {
         crate::diag!(
-            "repo-map: {} files, {} parsed, {} from the cache, {} tokens, {} ms (scan {} ms, rank {} ms)",
+            "repo-map: {} files, {} parsed, {} from the cache ({} unread), {} tokens, {} ms (scan {} ms, rank {} ms)",
             stats.files,
             stats.parsed,
             stats.cached,
+            stats.unread,
             render::tokens(&map),
             started.elapsed().as_millis(),
             scanned_at.as_millis(),

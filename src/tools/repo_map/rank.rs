@@ -3,10 +3,11 @@
 //! what the name is. A PageRank personalised towards the files in focus
 //! ranks the files; each file's rank flows along its links to the
 //! definitions it uses, and those shares rank the definitions. Every
-//! collection here is ordered, so the same input ranks the same, to the
-//! bit.
+//! collection here is ordered, and every sum is taken in the same order,
+//! so the same input ranks the same, to the bit. Names are numbered once,
+//! in their byte order, and sorted and compared as numbers after.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use super::scan::FileSymbols;
 use super::tags::Kind;
@@ -45,39 +46,78 @@ pub enum Entry {
     File(usize),
 }
 
-/// A name and the files that define it (its targets), with the files that
-/// use it and how much each use weighs. Each user links to every target
-/// with its weight; kept by name rather than link by link, since a common
-/// name used in U files and defined in D would make U x D links.
-struct Group<'a> {
-    name: &'a str,
+/// The tags of all files by name number: the names in byte order, every
+/// definition (name, file, tag index) and every reference (name, file),
+/// each sorted.
+struct Tags<'a> {
+    names: Vec<&'a str>,
+    defs: Vec<(usize, usize, usize)>,
+    refs: Vec<(usize, usize)>,
+}
+
+/// The links, group by group, in flat lists. A group is a name and the
+/// files that define it (its targets), with the files that use it and how
+/// much each use weighs; each user links to every target with its weight.
+/// Kept by name rather than link by link, since a common name used in U
+/// files and defined in D would make U x D links.
+#[derive(Default)]
+struct Links {
+    /// Per group: its name, and where its targets and its uses end.
+    groups: Vec<(usize, usize, usize)>,
     targets: Vec<usize>,
+    /// (from, weight).
     uses: Vec<(usize, f64)>,
 }
 
-/// Every definition by name, file and tag index, sorted.
-type Defs<'a> = Vec<(&'a str, usize, usize)>;
+impl Links {
+    fn push(&mut self, name: usize, targets: &[usize], uses: &[(usize, f64)]) {
+        self.targets.extend_from_slice(targets);
+        self.uses.extend_from_slice(uses);
+        self.groups
+            .push((name, self.targets.len(), self.uses.len()));
+    }
+
+    /// Each group: its name, targets and uses.
+    fn each(&self) -> impl Iterator<Item = (usize, &[usize], &[(usize, f64)])> {
+        let mut starts = (0, 0);
+        self.groups
+            .iter()
+            .map(move |&(name, targets_end, uses_end)| {
+                let (targets, uses) = starts;
+                starts = (targets_end, uses_end);
+                (
+                    name,
+                    &self.targets[targets..targets_end],
+                    &self.uses[uses..uses_end],
+                )
+            })
+    }
+}
 
 /// The entries of the map, best first: every definition, then each file
 /// with none, by its rank.
 pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
-    let (defs, groups) = groups(files, focus);
-    let personal = personal(files, &defs, focus);
-    let ranks = pagerank(files.len(), &groups, &personal);
-    let out = out_weights(files.len(), &groups);
-    let mut ranked: Vec<(usize, &str, f64)> = Vec::new();
-    for group in &groups {
-        let share = flow(group, &ranks, &out);
-        ranked.extend(group.targets.iter().map(|to| (*to, group.name, share)));
+    let tags = Tags::of(files);
+    let focused: Vec<bool> = files.iter().map(|file| focus.holds(&file.path)).collect();
+    let links = links(&tags, &focused, focus);
+    let personal = personal(&focused, &tags, focus);
+    let out = out_weights(files.len(), &links);
+    let ranks = pagerank(&links, &out, &personal);
+    let by_path = path_order(files);
+    let mut ranked: Vec<(usize, usize, f64)> = Vec::new();
+    for (name, targets, uses) in links.each() {
+        let share = flow(uses, &ranks, &out);
+        ranked.extend(targets.iter().map(|to| (*to, name, share)));
     }
     ranked.sort_by(|(a, a_name, a_share), (b, b_name, b_share)| {
         b_share
             .total_cmp(a_share)
-            .then_with(|| files[*a].path.cmp(&files[*b].path))
+            .then_with(|| by_path[*a].cmp(&by_path[*b]))
             .then_with(|| a_name.cmp(b_name))
     });
     let mut entries = Vec::new();
     let mut shown = vec![false; files.len()];
+    let defs = &tags.defs;
     for (file, name, _) in ranked {
         shown[file] = true;
         let first = defs.partition_point(|def| (def.0, def.1) < (name, file));
@@ -90,24 +130,95 @@ pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
     rest.sort_by(|a, b| {
         ranks[*b]
             .total_cmp(&ranks[*a])
-            .then_with(|| files[*a].path.cmp(&files[*b].path))
+            .then_with(|| by_path[*a].cmp(&by_path[*b]))
     });
     entries.extend(rest.into_iter().map(Entry::File));
     entries
 }
 
+impl<'a> Tags<'a> {
+    fn of(files: &'a [FileSymbols]) -> Tags<'a> {
+        let count = files.iter().map(|file| file.tags.len()).sum();
+        let mut numbers: HashMap<&str, usize> = HashMap::with_capacity(count);
+        let mut names: Vec<&str> = Vec::new();
+        let mut defs = Vec::new();
+        let mut refs = Vec::new();
+        for (index, file) in files.iter().enumerate() {
+            for (tag_index, tag) in file.tags.iter().enumerate() {
+                let name = *numbers.entry(tag.name.as_str()).or_insert_with(|| {
+                    names.push(tag.name.as_str());
+                    names.len() - 1
+                });
+                match tag.kind {
+                    Kind::Def => defs.push((name, index, tag_index)),
+                    Kind::Ref => refs.push((name, index)),
+                }
+            }
+        }
+        // Numbered as met; numbered again in byte order.
+        let mut order: Vec<(&str, usize)> = names.into_iter().zip(0..).collect();
+        order.sort_unstable();
+        let mut renumbered = vec![0; order.len()];
+        for (new, (_, old)) in order.iter().enumerate() {
+            renumbered[*old] = new;
+        }
+        for def in &mut defs {
+            def.0 = renumbered[def.0];
+        }
+        for used in &mut refs {
+            used.0 = renumbered[used.0];
+        }
+        defs.sort_unstable();
+        refs.sort_unstable();
+        Tags {
+            names: order.into_iter().map(|(name, _)| name).collect(),
+            defs,
+            refs,
+        }
+    }
+
+    /// The number of `name`, if a tag has it.
+    fn number(&self, name: &str) -> Option<usize> {
+        self.names.binary_search(&name).ok()
+    }
+}
+
+/// Each file's place in the order of paths (the scan gives them sorted;
+/// equal paths, which it never gives, have the same place).
+fn path_order(files: &[FileSymbols]) -> Vec<usize> {
+    if files.is_sorted_by(|a, b| a.path < b.path) {
+        return (0..files.len()).collect();
+    }
+    let mut sorted: Vec<usize> = (0..files.len()).collect();
+    sorted.sort_by(|a, b| files[*a].path.cmp(&files[*b].path));
+    let mut order = vec![0; files.len()];
+    for (place, file) in sorted.iter().enumerate() {
+        let same = place > 0 && files[sorted[place - 1]].path == files[*file].path;
+        order[*file] = if same {
+            order[sorted[place - 1]]
+        } else {
+            place
+        };
+    }
+    order
+}
+
 /// Where the walk jumps to: the files in focus, and those that define a
 /// name the user wrote (unless many do: then the name says little).
-fn personal(files: &[FileSymbols], defs: &Defs<'_>, focus: &Focus) -> Vec<f64> {
-    let mut personal: Vec<f64> = files
+fn personal(focused: &[bool], tags: &Tags<'_>, focus: &Focus) -> Vec<f64> {
+    let mut personal: Vec<f64> = focused
         .iter()
-        .map(|file| if focus.holds(&file.path) { 1.0 } else { 0.0 })
+        .map(|held| if *held { 1.0 } else { 0.0 })
         .collect();
     for word in focus.words.iter().filter(|word| word.len() >= 3) {
-        let first = defs.partition_point(|def| def.0 < word.as_str());
+        let Some(name) = tags.number(word) else {
+            continue;
+        };
+        let defs = &tags.defs;
+        let first = defs.partition_point(|def| def.0 < name);
         let mut definers: Vec<usize> = defs[first..]
             .iter()
-            .take_while(|def| def.0 == word.as_str())
+            .take_while(|def| def.0 == name)
             .map(|def| def.1)
             .collect();
         definers.dedup();
@@ -121,74 +232,59 @@ fn personal(files: &[FileSymbols], defs: &Defs<'_>, focus: &Focus) -> Vec<f64> {
 }
 
 /// The rank a group passes to each of its targets.
-fn flow(group: &Group<'_>, ranks: &[f64], out: &[f64]) -> f64 {
-    group
-        .uses
-        .iter()
+fn flow(uses: &[(usize, f64)], ranks: &[f64], out: &[f64]) -> f64 {
+    uses.iter()
         .map(|(from, weight)| ranks[*from] * weight / out[*from])
         .sum()
 }
 
 /// Each file's weight of links out.
-fn out_weights(nodes: usize, groups: &[Group<'_>]) -> Vec<f64> {
+fn out_weights(nodes: usize, links: &Links) -> Vec<f64> {
     let mut out = vec![0.0; nodes];
-    for group in groups {
-        for (from, weight) in &group.uses {
-            out[*from] += weight * group.targets.len() as f64;
+    for (_, targets, uses) in links.each() {
+        for (from, weight) in uses {
+            out[*from] += weight * targets.len() as f64;
         }
     }
     out
 }
 
-/// The definitions, and the groups of links in the order of their names.
-/// A name no other file uses still links its definer to itself, faintly,
-/// so it is ranked.
-fn groups<'a>(files: &'a [FileSymbols], focus: &Focus) -> (Defs<'a>, Vec<Group<'a>>) {
-    let mut defs: Defs<'a> = Vec::new();
-    let mut refs: Vec<(&str, usize)> = Vec::new();
-    for (index, file) in files.iter().enumerate() {
-        for (tag_index, tag) in file.tags.iter().enumerate() {
-            match tag.kind {
-                Kind::Def => defs.push((&tag.name, index, tag_index)),
-                Kind::Ref => refs.push((&tag.name, index)),
-            }
-        }
-    }
-    defs.sort_unstable();
-    refs.sort_unstable();
-    let focused: Vec<bool> = files.iter().map(|file| focus.holds(&file.path)).collect();
-    let mut groups = Vec::new();
+/// The groups of links in the order of their names. A name no other file
+/// uses still links its definer to itself, faintly, so it is ranked.
+fn links(tags: &Tags<'_>, focused: &[bool], focus: &Focus) -> Links {
+    let (defs, refs) = (&tags.defs, &tags.refs);
+    let mut links = Links::default();
+    let mut targets: Vec<usize> = Vec::new();
+    let mut uses: Vec<(usize, f64)> = Vec::new();
     let mut at = 0;
+    let mut used_at = 0;
     while at < defs.len() {
         let name = defs[at].0;
         let end = at + defs[at..].partition_point(|def| def.0 == name);
-        let mut targets: Vec<usize> = defs[at..end].iter().map(|def| def.1).collect();
+        targets.clear();
+        targets.extend(defs[at..end].iter().map(|def| def.1));
         targets.dedup();
         at = end;
-        let first = refs.partition_point(|used| used.0 < name);
-        let users = &refs[first..first + refs[first..].partition_point(|used| used.0 == name)];
+        used_at += refs[used_at..].partition_point(|used| used.0 < name);
+        let users_end = used_at + refs[used_at..].partition_point(|used| used.0 == name);
+        let users = &refs[used_at..users_end];
+        used_at = users_end;
         if users.is_empty() {
-            groups.extend(targets.into_iter().map(|to| Group {
-                name,
-                targets: vec![to],
-                uses: vec![(to, 0.1)],
-            }));
+            for to in &targets {
+                links.push(name, &[*to], &[(*to, 0.1)]);
+            }
             continue;
         }
-        let weight = name_weight(name, targets.len(), focus);
-        let mut uses: Vec<(usize, f64)> = Vec::new();
+        let weight = name_weight(tags.names[name], targets.len(), focus);
+        uses.clear();
         for run in users.chunk_by(|a, b| a.1 == b.1) {
             let from = run[0].1;
             let from_focus = if focused[from] { 50.0 } else { 1.0 };
             uses.push((from, weight * from_focus * (run.len() as f64).sqrt()));
         }
-        groups.push(Group {
-            name,
-            targets,
-            uses,
-        });
+        links.push(name, &targets, &uses);
     }
-    (defs, groups)
+    links
 }
 
 /// How much a link by `name` weighs: more for a name the user wrote and
@@ -215,8 +311,10 @@ fn name_weight(name: &str, definers: usize, focus: &Focus) -> f64 {
 
 /// Power iteration: the stationary rank of a walk that follows a link
 /// with the probability [`DAMPING`] and otherwise (and from a file with no
-/// links) jumps to a file of `personal` (to any file when it is all 0).
-fn pagerank(nodes: usize, groups: &[Group<'_>], personal: &[f64]) -> Vec<f64> {
+/// links out, by `out`) jumps to a file of `personal` (to any file when it
+/// is all 0). Two buffers, swapped: nothing is allocated per iteration.
+fn pagerank(links: &Links, out: &[f64], personal: &[f64]) -> Vec<f64> {
+    let nodes = personal.len();
     if nodes == 0 {
         return Vec::new();
     }
@@ -225,25 +323,23 @@ fn pagerank(nodes: usize, groups: &[Group<'_>], personal: &[f64]) -> Vec<f64> {
         true => personal.iter().map(|weight| weight / total).collect(),
         false => vec![1.0 / nodes as f64; nodes],
     };
-    let out = out_weights(nodes, groups);
+    let dangling_nodes: Vec<usize> = (0..nodes).filter(|node| out[*node] == 0.0).collect();
     let mut rank = jump.clone();
+    let mut next = vec![0.0; nodes];
     for _ in 0..MAX_ITERATIONS {
-        let dangling: f64 = (0..nodes)
-            .filter(|node| out[*node] == 0.0)
-            .map(|node| rank[node])
-            .sum();
-        let mut next: Vec<f64> = jump
-            .iter()
-            .map(|share| (1.0 - DAMPING + DAMPING * dangling) * share)
-            .collect();
-        for group in groups {
-            let passed = DAMPING * flow(group, &rank, &out);
-            for to in &group.targets {
+        let dangling: f64 = dangling_nodes.iter().map(|node| rank[*node]).sum();
+        let teleport = 1.0 - DAMPING + DAMPING * dangling;
+        for (slot, share) in next.iter_mut().zip(&jump) {
+            *slot = teleport * share;
+        }
+        for (_, targets, uses) in links.each() {
+            let passed = DAMPING * flow(uses, &rank, out);
+            for to in targets {
                 next[*to] += passed;
             }
         }
         let change: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
-        rank = next;
+        std::mem::swap(&mut rank, &mut next);
         if change < CONVERGED {
             break;
         }
@@ -252,7 +348,13 @@ fn pagerank(nodes: usize, groups: &[Group<'_>], personal: &[f64]) -> Vec<f64> {
 }
 
 #[cfg(test)]
+#[path = "rank_reference.rs"]
+mod reference;
+
+#[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::super::tags::Tag;
     use super::*;
 
@@ -275,29 +377,35 @@ mod tests {
         }
     }
 
-    fn link(from: usize, to: usize, weight: f64) -> Group<'static> {
-        Group {
-            name: "x",
-            targets: vec![to],
-            uses: vec![(from, weight)],
+    fn links(pairs: &[(usize, usize, f64)]) -> Links {
+        let mut links = Links::default();
+        for (from, to, weight) in pairs {
+            links.push(0, &[*to], &[(*from, *weight)]);
         }
+        links
+    }
+
+    fn pagerank_of(nodes: usize, pairs: &[(usize, usize, f64)], personal: &[f64]) -> Vec<f64> {
+        assert_eq!(personal.len(), nodes);
+        let links = links(pairs);
+        pagerank(&links, &out_weights(nodes, &links), personal)
     }
 
     #[test]
     fn rank_sums_to_one_and_flows_to_what_is_linked() {
         // 0 -> 2, 1 -> 2, 2 -> 0.
-        let links = [link(0, 2, 1.0), link(1, 2, 1.0), link(2, 0, 1.0)];
-        let rank = pagerank(3, &links, &[0.0; 3]);
+        let links = [(0, 2, 1.0), (1, 2, 1.0), (2, 0, 1.0)];
+        let rank = pagerank_of(3, &links, &[0.0; 3]);
         assert!((rank.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{rank:?}");
         assert!(rank[2] > rank[0] && rank[0] > rank[1], "{rank:?}");
         // Personalised on 1: its one target gains.
-        let towards_one = pagerank(3, &links, &[0.0, 1.0, 0.0]);
+        let towards_one = pagerank_of(3, &links, &[0.0, 1.0, 0.0]);
         assert!(towards_one[1] > rank[1], "{towards_one:?}");
     }
 
     #[test]
     fn a_dangling_file_gives_its_rank_back_to_the_jump() {
-        let rank = pagerank(2, &[link(0, 1, 1.0)], &[0.0; 2]);
+        let rank = pagerank_of(2, &[(0, 1, 1.0)], &[0.0; 2]);
         assert!((rank.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{rank:?}");
         assert!(rank[1] > rank[0]);
     }
@@ -347,6 +455,59 @@ mod tests {
         let first = rank(&files, &Focus::default());
         for _ in 0..5 {
             assert_eq!(rank(&files, &Focus::default()), first);
+        }
+    }
+
+    const NAMES: [&str; 14] = [
+        "new",
+        "run",
+        "parse_config",
+        "_hidden",
+        "Engine",
+        "spawn",
+        "x",
+        "handle_request",
+        "ServiceHandle",
+        "poll",
+        "drop",
+        "f00.rs",
+        "a",
+        "zz",
+    ];
+
+    proptest! {
+        #![proptest_config(crate::model::sse::test_support::config(64))]
+
+        #[test]
+        fn the_numbered_ranking_is_the_string_one_to_the_bit(
+            tags in proptest::collection::vec(
+                proptest::collection::vec((0..NAMES.len(), any::<bool>()), 0..8),
+                0..30,
+            ),
+            sorted in any::<bool>(),
+            words in proptest::collection::btree_set(0..NAMES.len(), 0..3),
+            paths in proptest::collection::btree_set(0..30usize, 0..2),
+        ) {
+            let path = |n: usize| match sorted {
+                true => format!("f{n:02}.rs"),
+                false => format!("d{}/f{n}.rs", (n * 7) % 5),
+            };
+            let files: Vec<FileSymbols> = tags
+                .iter()
+                .enumerate()
+                .map(|(n, tags)| {
+                    let defs: Vec<&str> =
+                        tags.iter().filter(|t| t.1).map(|t| NAMES[t.0]).collect();
+                    let refs: Vec<&str> =
+                        tags.iter().filter(|t| !t.1).map(|t| NAMES[t.0]).collect();
+                    file(&path(n), &defs, &refs)
+                })
+                .collect();
+            let focus = Focus {
+                paths: paths.into_iter().map(path).collect(),
+                words: words.into_iter().map(|n| NAMES[n].to_owned()).collect(),
+            };
+            prop_assert_eq!(rank(&files, &focus), reference::rank(&files, &focus));
         }
     }
 }

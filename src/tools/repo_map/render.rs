@@ -1,7 +1,8 @@
 //! The map as text, fitted to a budget of tokens: the longest prefix of
-//! the ranked entries whose rendering fits, found by binary search (a
-//! longer prefix never renders shorter). Files come in the order of their
-//! best entry, each with its definitions in line order.
+//! the ranked entries whose rendering fits, found by adding up the length
+//! of the rendering entry by entry (a longer prefix never renders
+//! shorter), and rendered once. Files come in the order of their best
+//! entry, each with its definitions in line order.
 
 use std::fmt::Write as _;
 
@@ -16,19 +17,74 @@ pub fn tokens(text: &str) -> u64 {
 
 /// The map of at most `budget` tokens.
 pub fn fit(files: &[FileSymbols], entries: &[Entry], budget: u64, partial: bool) -> String {
-    // Every entry takes a line of a few bytes at least: no prefix longer
-    // than the budget's bytes can fit, so the search need not look there.
-    let bound = usize::try_from(budget.saturating_mul(4)).unwrap_or(usize::MAX);
-    let (mut low, mut high) = (0, entries.len().min(bound));
-    while low < high {
-        let middle = low + (high - low).div_ceil(2);
-        if tokens(&render(files, &entries[..middle], partial)) <= budget {
-            low = middle;
-        } else {
-            high = middle - 1;
+    render(
+        files,
+        &entries[..fitting(files, entries, budget, partial)],
+        partial,
+    )
+}
+
+/// How many of `entries` the map of `budget` tokens holds: the bytes
+/// [`render`] would write for each longer prefix, up to the first that
+/// does not fit.
+fn fitting(files: &[FileSymbols], entries: &[Entry], budget: u64, partial: bool) -> usize {
+    let mut shown = vec![false; files.len()];
+    let mut with_lines = vec![false; files.len()];
+    let (mut body, mut shown_files, mut definitions) = (0, 0, 0);
+    let mut last = String::new();
+    for (count, entry) in entries.iter().enumerate() {
+        let (file, tag) = match *entry {
+            Entry::Def(file, tag) => (file, Some(tag)),
+            Entry::File(file) => (file, None),
+        };
+        if !shown[file] {
+            shown[file] = true;
+            shown_files += 1;
+            // The path and its newline.
+            body += files[file].path.len() + 1;
+        }
+        if let Some(tag) = tag {
+            if !with_lines[file] {
+                with_lines[file] = true;
+                // The path's colon.
+                body += 1;
+            }
+            definitions += 1;
+            let tag = &files[file].tags[tag];
+            // `{:>6}: {}\n`.
+            body += digits(tag.line as usize).max(6) + 2 + tag.signature.len() + 1;
+        }
+        last.clear();
+        last_line(&mut last, shown_files, files.len(), definitions, partial);
+        if ((body + last.len()) as u64).div_ceil(4) > budget {
+            return count;
         }
     }
-    render(files, &entries[..low], partial)
+    entries.len()
+}
+
+fn digits(mut number: usize) -> usize {
+    let mut digits = 1;
+    while number >= 10 {
+        number /= 10;
+        digits += 1;
+    }
+    digits
+}
+
+/// The line that says how much of the tree the map shows.
+fn last_line(out: &mut String, shown: usize, files: usize, definitions: usize, partial: bool) {
+    let _ = write!(
+        out,
+        "[{shown} of {files} files shown, best-ranked first, with {definitions} definitions"
+    );
+    if partial {
+        let _ = write!(
+            out,
+            "; only the first {MAX_FILES} files of the tree were read"
+        );
+    }
+    out.push_str("]\n");
 }
 
 /// The entries as the map shows them, and a last line that says how much
@@ -62,19 +118,7 @@ pub fn render(files: &[FileSymbols], entries: &[Entry], partial: bool) -> String
             let _ = writeln!(out, "{:>6}: {}", tag.line, tag.signature);
         }
     }
-    let _ = write!(
-        out,
-        "[{} of {} files shown, best-ranked first, with {definitions} definitions",
-        order.len(),
-        files.len()
-    );
-    if partial {
-        let _ = write!(
-            out,
-            "; only the first {MAX_FILES} files of the tree were read"
-        );
-    }
-    out.push_str("]\n");
+    last_line(&mut out, order.len(), files.len(), definitions, partial);
     out
 }
 
@@ -133,5 +177,29 @@ mod tests {
         let (files, entries) = files(3);
         let text = fit(&files, &entries, 100_000, false);
         assert_eq!(text, render(&files, &entries, false));
+    }
+
+    #[test]
+    fn the_counted_length_is_the_rendered_one() {
+        let (mut files, mut entries) = files(40);
+        files[3].tags[2].line = 12_345_678;
+        files.push(FileSymbols {
+            path: "README.md".to_owned(),
+            tags: Vec::new(),
+        });
+        entries.insert(17, Entry::File(40));
+        for partial in [false, true] {
+            for budget in (0..1_200).step_by(7) {
+                let longest = (0..=entries.len())
+                    .rev()
+                    .find(|count| tokens(&render(&files, &entries[..*count], partial)) <= budget)
+                    .unwrap_or(0);
+                assert_eq!(
+                    fitting(&files, &entries, budget, partial),
+                    longest,
+                    "{budget}"
+                );
+            }
+        }
     }
 }

@@ -117,3 +117,182 @@ fn a_small_budget_is_kept() {
         "{map}"
     );
 }
+
+/// An hour, in ns: a scan this long after a file's last change trusts
+/// its stamp at the next scan.
+const HOUR_NS: i64 = 3_600 * 1_000_000_000;
+
+fn scan_at(root: &Path, cache: &Path, seen_ns: i64) -> scan::Scan {
+    let mut cache = cache::Cache::open(Some(cache));
+    scan::scan_at(root, &mut cache, &AtomicBool::new(false), seen_ns).unwrap()
+}
+
+fn names(scan: &scan::Scan, path: &str) -> Vec<String> {
+    let file = scan.files.iter().find(|file| file.path == path).unwrap();
+    file.tags.iter().map(|tag| tag.name.clone()).collect()
+}
+
+/// Makes the cache's stamp of `path` what the file's is now, its content
+/// key left as it was, as if the file had changed within the clock tick
+/// of the last scan's read; and says that scan started at the file's last
+/// change plus `after_ns`.
+fn forge_stamp(cache: &Path, root: &Path, path: &str, after_ns: i64) {
+    let stamp = stamp::Stamp::of(&std::fs::metadata(root.join(path)).unwrap());
+    let raw = rusqlite::Connection::open(cache).unwrap();
+    let changed = raw
+        .execute(
+            "UPDATE stamps SET size = ?1, mtime = ?2, ctime = ?3, inode = ?4, dev = ?5, seen = ?6
+             WHERE root = ?7 AND path = ?8",
+            rusqlite::params![
+                stamp.size as i64,
+                stamp.mtime_ns,
+                stamp.ctime_ns,
+                stamp.inode as i64,
+                stamp.dev as i64,
+                stamp.mtime_ns.max(stamp.ctime_ns) + after_ns,
+                root.to_str().unwrap(),
+                path
+            ],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+}
+
+#[test]
+fn an_unchanged_file_is_not_read_once_its_stamp_is_old_enough() {
+    let dir = tree();
+    let state = tempfile::tempdir().unwrap();
+    let cache = state.path().join(CACHE_FILE_NAME);
+    let now = stamp::now_ns();
+    // Just written: the files changed within the margin of the scan.
+    let first = scan_at(dir.path(), &cache, now);
+    let second = scan_at(dir.path(), &cache, now + HOUR_NS);
+    let third = scan_at(dir.path(), &cache, now + 2 * HOUR_NS);
+    if !langs::COMPILED_IN {
+        return;
+    }
+    assert_eq!((first.parsed, first.cached, first.unread), (5, 0, 0));
+    assert_eq!((second.parsed, second.cached, second.unread), (0, 5, 0));
+    assert_eq!((third.parsed, third.cached, third.unread), (0, 5, 5));
+    assert_eq!(first.files, third.files);
+    // A changed file is read (its size and times differ), the others not.
+    write(
+        dir.path(),
+        "store/cache.py",
+        "def cache_lookup(key, default):\n    return default\n",
+    );
+    let fourth = scan_at(dir.path(), &cache, now + 3 * HOUR_NS);
+    assert_eq!((fourth.parsed, fourth.cached, fourth.unread), (1, 4, 4));
+    let file = fourth
+        .files
+        .iter()
+        .find(|file| file.path == "store/cache.py");
+    assert_eq!(
+        file.unwrap().tags[0].signature,
+        "def cache_lookup(key, default):"
+    );
+}
+
+#[test]
+fn a_change_in_the_racy_window_under_the_same_stamp_is_read() {
+    let dir = tree();
+    let state = tempfile::tempdir().unwrap();
+    let cache = state.path().join(CACHE_FILE_NAME);
+    let now = stamp::now_ns();
+    scan_at(dir.path(), &cache, now);
+    // The same size, another name: only the content says it changed.
+    write(
+        dir.path(),
+        "store/cache.py",
+        "def cache_lookuq(key):\n    return None\n",
+    );
+    // The scan that hashed it started a second after the change: within
+    // the margin, so the stamp is not trusted and the file is read.
+    forge_stamp(&cache, dir.path(), "store/cache.py", 1_000_000_000);
+    let racy = scan_at(dir.path(), &cache, now + HOUR_NS);
+    if !langs::COMPILED_IN {
+        return;
+    }
+    assert_eq!((racy.parsed, racy.unread), (1, 0));
+    assert!(names(&racy, "store/cache.py").contains(&"cache_lookuq".to_owned()));
+    // The same forgery an hour after the change is believed, which is
+    // what the margin guards against: the tags are the last content's.
+    write(
+        dir.path(),
+        "store/cache.py",
+        "def cache_lookur(key):\n    return None\n",
+    );
+    forge_stamp(&cache, dir.path(), "store/cache.py", HOUR_NS);
+    let trusted = scan_at(dir.path(), &cache, now + 2 * HOUR_NS);
+    assert_eq!((trusted.parsed, trusted.unread), (0, 5));
+    assert!(names(&trusted, "store/cache.py").contains(&"cache_lookuq".to_owned()));
+}
+
+#[test]
+fn a_deleted_file_loses_its_stamp_and_a_damaged_stamp_table_is_made_again() {
+    let dir = tree();
+    let state = tempfile::tempdir().unwrap();
+    let cache_path = state.path().join(CACHE_FILE_NAME);
+    let now = stamp::now_ns();
+    let first = scan_at(dir.path(), &cache_path, now);
+    let known = |root: &Path| {
+        let version = format!("1/{}", env!("CARGO_PKG_VERSION"));
+        let scope = cache::Scope {
+            root: root.to_str().unwrap(),
+            version: &version,
+            seen_ns: 0,
+        };
+        cache::Cache::open(Some(&cache_path))
+            .known(&scope)
+            .files
+            .len()
+    };
+    if !langs::COMPILED_IN {
+        return;
+    }
+    assert_eq!(known(dir.path()), 5);
+    std::fs::remove_file(dir.path().join("web/ui.ts")).unwrap();
+    scan_at(dir.path(), &cache_path, now + HOUR_NS);
+    assert_eq!(known(dir.path()), 4);
+
+    let raw = rusqlite::Connection::open(&cache_path).unwrap();
+    raw.execute_batch("DROP TABLE stamps; CREATE TABLE stamps (path TEXT, key TEXT);")
+        .unwrap();
+    drop(raw);
+    let rebuilt = scan_at(dir.path(), &cache_path, now + 2 * HOUR_NS);
+    assert_eq!(rebuilt.parsed, 4);
+    assert_eq!(rebuilt.files.len(), first.files.len() - 1);
+    let again = scan_at(dir.path(), &cache_path, now + 3 * HOUR_NS);
+    assert_eq!((again.parsed, again.unread), (0, 4));
+    assert_eq!(again.files, rebuilt.files);
+}
+
+#[test]
+fn sessions_scanning_the_same_tree_at_once_agree() {
+    let dir = tree();
+    let state = tempfile::tempdir().unwrap();
+    let cache = state.path().join(CACHE_FILE_NAME);
+    let now = stamp::now_ns();
+    let alone = scan_at(dir.path(), &cache, now).files;
+    // Each session's clock later than the last: the stamps come to be
+    // trusted while the others write theirs.
+    let scans: Vec<Vec<scan::FileSymbols>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..4)
+            .map(|worker| {
+                let (root, cache) = (dir.path(), &cache);
+                scope.spawn(move || {
+                    let mut all = Vec::new();
+                    for n in 1..=5 {
+                        all.extend(scan_at(root, cache, now + (n + worker) * HOUR_NS).files);
+                    }
+                    all
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let five_times: Vec<scan::FileSymbols> = (0..5).flat_map(|_| alone.clone()).collect();
+    for files in scans {
+        assert_eq!(files, five_times);
+    }
+}
