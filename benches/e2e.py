@@ -434,7 +434,9 @@ def main():
         ("reading a file, 1,000 iterations", overhead_ms(binary, 1000)),
     ]
     rows = [
-        ("binary size", f"{size / 1048576:.1f} MiB", "< 15 MiB", size < 15 * 1048576),
+        # Issue 6's 15 MiB, plus the 12 MiB issue 15 allows the grammars
+        # (benches/binary_size.sh holds each part to its own budget).
+        ("binary size", f"{size / 1048576:.1f} MiB", "< 27 MiB: 15 + the grammars' 12", size < 27 * 1048576),
         ("start to session-start (median of %d)" % args.runs, f"{median:.2f} ms (best {best:.2f})", "< 5 ms", median < 5),
         ("the same with the token set (taken out of the environ block)", f"{token_median:.2f} ms (best {token_best:.2f}; {token_median / median:.2f}x)", "< 5 ms", token_median < 5),
         ("peak RSS, 20-iteration scripted session", f"{rss / 1024:.1f} MiB", "< 16 MiB", rss < 16 * 1024),
