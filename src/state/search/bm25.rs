@@ -18,6 +18,10 @@
 //! the IDF is one factor per phrase, so a one-word query ranks exactly as
 //! with `bm25()`.
 //!
+//! An optional third argument is the row's length in tokens (`docs.len`,
+//! what FTS5 counted): without it the length is asked of FTS5, a lookup
+//! in its `docsize` table per row.
+//!
 //! The result is positive: higher is better.
 #![allow(unsafe_code)]
 
@@ -124,11 +128,16 @@ fn score(row: &Row, hits: &[u8]) -> f64 {
         .sum()
 }
 
-/// Reads [`Row`] for the current row; an SQLite error code on failure.
+/// Reads [`Row`] for the current row, of length `len` when given; an
+/// SQLite error code on failure.
 ///
 /// # Safety
 /// `api` and `fts` as FTS5 passes them to an auxiliary function.
-unsafe fn read_row(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context) -> Result<Row, c_int> {
+unsafe fn read_row(
+    api: &ffi::Fts5ExtensionApi,
+    fts: *mut ffi::Fts5Context,
+    len: Option<i64>,
+) -> Result<Row, c_int> {
     let check = |rc: c_int| {
         if rc == ffi::SQLITE_OK {
             Ok(())
@@ -174,13 +183,19 @@ unsafe fn read_row(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context) -> R
                 *slot += 1.0;
             }
         }
-        let mut len = 0;
-        check(column_size(fts, -1, &mut len))?;
+        let len = match len {
+            Some(len) => len as f64,
+            None => {
+                let mut len = 0;
+                check(column_size(fts, -1, &mut len))?;
+                f64::from(len)
+            }
+        };
         let rows = rows.max(1) as f64;
         Ok(Row {
             rows,
             average_len: tokens as f64 / rows,
-            len: f64::from(len),
+            len,
             frequency,
         })
     }
@@ -193,9 +208,19 @@ unsafe extern "C" fn agent_bm25(
     count: c_int,
     values: *mut *mut ffi::sqlite3_value,
 ) {
-    // SAFETY: the pointers are FTS5's, valid for this call; the blob is
-    // read before any other call on its value.
+    // SAFETY: the pointers are FTS5's, valid for this call (`values`
+    // holds `count` of them); the blob is read before any other call on
+    // its value.
     unsafe {
+        let len = match count {
+            2.. => match values.add(1).as_ref() {
+                Some(&value) if ffi::sqlite3_value_type(value) == ffi::SQLITE_INTEGER => {
+                    Some(ffi::sqlite3_value_int64(value))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
         let hits: &[u8] = match (count, values.as_ref()) {
             (1.., Some(&value)) => {
                 let blob = ffi::sqlite3_value_blob(value).cast::<u8>();
@@ -212,7 +237,7 @@ unsafe extern "C" fn agent_bm25(
             ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
             return;
         };
-        match read_row(api, fts) {
+        match read_row(api, fts, len) {
             Ok(row) => ffi::sqlite3_result_double(ctx, score(&row, hits)),
             Err(rc) => ffi::sqlite3_result_error_code(ctx, rc),
         }

@@ -1,6 +1,8 @@
 //! A query against the index: the best documents by BM25 discounted by
 //! age, each with a snippet and where the query matched in it.
 
+use std::collections::HashMap;
+
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
@@ -13,9 +15,8 @@ use super::{SearchError, bm25};
 const HALF_WEIGHT_SECS: f64 = 30.0 * 86_400.0;
 /// Matches ranked at most, the most recently indexed: past this, the
 /// cost of a query would grow with the index (each candidate costs a
-/// lookup of its length and of its age, scattered over the file: 2,000
-/// took 25 ms at a million messages, 500 about a quarter of that), and the
-/// age discount makes older matches rare among the best anyway. A more
+/// lookup of its `docs` row, scattered over the file), and the age
+/// discount makes older matches rare among the best anyway. A more
 /// specific query reaches them.
 const CANDIDATES: usize = 500;
 /// Tokens in a snippet at most.
@@ -51,7 +52,7 @@ pub struct Hit {
 /// Only the [`CANDIDATES`] most recently indexed matches are ranked
 /// (all of them within one session): FTS5 walks the query's lists newest
 /// first and stops there. The ranking reads no body and one `docs` row per
-/// candidate (its age); the session's name and the snippets are read
+/// candidate (its age and length); the session's name and the snippets are read
 /// for the hits only (FTS5 makes a snippet by reading the text again).
 pub fn search(
     conn: &Connection,
@@ -79,15 +80,20 @@ pub fn search(
         }
         None => (None, i64::MIN, i64::MAX, CANDIDATES as i64),
     };
+    // FTS5 walks the matches newest first, the outer loop (`CROSS JOIN`
+    // keeps it there), and stops at the bound; each candidate's `docs`
+    // row gives its age and its length (the one lookup a candidate costs).
     let sql = format!(
         "SELECT t.rowid, s.id, t.seq, t.ts, t.kind, t.score FROM \
-           (SELECT m.rowid, d.sid, d.seq, d.ts, d.kind, \
-                   m.score / (1.0 + max(0, ?2 - d.epoch) / {HALF_WEIGHT_SECS:.1}) AS score \
-            FROM (SELECT rowid, {name}(fts, ?4) AS score FROM fts \
-                  WHERE fts MATCH ?1 AND rowid BETWEEN ?5 AND ?6 \
-                  ORDER BY rowid DESC LIMIT ?7) AS m \
-            JOIN docs d ON d.rowid = m.rowid WHERE ?8 IS NULL OR d.sid = ?8 \
-            ORDER BY score DESC, m.rowid DESC LIMIT ?3) AS t \
+           (SELECT c.rowid, c.sid, c.seq, c.ts, c.kind, \
+                   c.bm25 / (1.0 + max(0, ?2 - c.epoch) / {HALF_WEIGHT_SECS:.1}) AS score \
+            FROM (SELECT fts.rowid AS rowid, d.sid, d.seq, d.ts, d.kind, d.epoch, \
+                         {name}(fts, ?4, d.len) AS bm25 \
+                  FROM fts CROSS JOIN docs d ON d.rowid = fts.rowid \
+                  WHERE fts MATCH ?1 AND fts.rowid BETWEEN ?5 AND ?6 \
+                  ORDER BY fts.rowid DESC LIMIT ?7) AS c \
+            WHERE ?8 IS NULL OR c.sid = ?8 \
+            ORDER BY score DESC, c.rowid DESC LIMIT ?3) AS t \
          JOIN sessions s ON s.sid = t.sid ORDER BY t.score DESC, t.rowid DESC",
         name = bm25::NAME
     );
@@ -108,22 +114,13 @@ pub fn search(
             },
         )?
         .collect::<Result<_, _>>()?;
-    let mut snippet = conn.prepare_cached(
-        "SELECT snippet(fts, 0, ?2, ?3, '…', ?4) FROM fts WHERE fts MATCH ?1 AND rowid = ?5",
-    )?;
+    let snippets = snippets(conn, &query, &rows)?;
     let mut found = Vec::with_capacity(rows.len());
     for (rowid, session_id, seq, ts, kind, score) in rows {
-        let marked: String = snippet.query_row(
-            params![
-                query,
-                OPEN.to_string(),
-                CLOSE.to_string(),
-                SNIPPET_TOKENS,
-                rowid
-            ],
-            |row| row.get(0),
-        )?;
-        let (snippet, ranges) = ranges_of(&marked);
+        let (snippet, ranges) = snippets
+            .get(&rowid)
+            .map(|marked| ranges_of(marked))
+            .unwrap_or_default();
         found.push(Hit {
             session_id,
             seq: seq.max(0) as u64,
@@ -135,6 +132,47 @@ pub fn search(
         });
     }
     Ok(found)
+}
+
+/// The marked snippets of the hits' rows, by rowid, from one walk of the
+/// query's matches between the lowest and highest of them: a query per
+/// hit (`rowid = ?`) made FTS5 look each phrase up again in every
+/// segment, once per hit, more than half of a whole search's time.
+/// `+rowid` keeps the list from FTS5, which would take it as one lookup
+/// per rowid; a snippet is made only for the rows in it.
+fn snippets(
+    conn: &Connection,
+    query: &str,
+    rows: &[(i64, String, i64, String, i64, f64)],
+) -> Result<HashMap<i64, String>, SearchError> {
+    let rowids = rows.iter().map(|row| row.0);
+    let (Some(low), Some(high)) = (rowids.clone().min(), rowids.clone().max()) else {
+        return Ok(HashMap::new());
+    };
+    let list = rowids
+        .map(|rowid| rowid.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut statement = conn.prepare_cached(
+        "SELECT rowid, snippet(fts, 0, ?2, ?3, '…', ?4) FROM fts \
+         WHERE fts MATCH ?1 AND rowid BETWEEN ?5 AND ?6 \
+         AND +rowid IN (SELECT value FROM json_each(?7))",
+    )?;
+    let marked = statement
+        .query_map(
+            params![
+                query,
+                OPEN.to_string(),
+                CLOSE.to_string(),
+                SNIPPET_TOKENS,
+                low,
+                high,
+                format!("[{list}]")
+            ],
+            |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)),
+        )?
+        .collect::<Result<_, _>>()?;
+    Ok(marked)
 }
 
 /// For each phrase, how many of its newest [`CANDIDATES`] matches there

@@ -1,8 +1,8 @@
 //! The index file: an SQLite database with one FTS5 table of document
-//! bodies, a table of what each body is (session, `_seq`, time, kind),
-//! and a table of sessions with how far each journal was read. Opened
-//! afresh when damaged or of another format; WAL, so that searches do
-//! not wait for the sessions that keep it up to date.
+//! bodies, a table of what each body is (session, `_seq`, time, kind,
+//! length in tokens), and a table of sessions with how far each journal
+//! was read. Opened afresh when damaged or of another format; WAL, so
+//! that searches do not wait for the sessions that keep it up to date.
 
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
@@ -14,8 +14,10 @@ use super::SearchError;
 use super::extract::{Chunk, Doc};
 
 /// The format of the file (`PRAGMA user_version`). A file of any other
-/// is rebuilt from the journals.
-pub const FORMAT: i64 = 1;
+/// is rebuilt from the journals. 2: `docs.len`, the body's token count
+/// (format 1 had none: the ranking read it from FTS5's own table), and
+/// an index of the dropped sessions.
+pub const FORMAT: i64 = 2;
 /// How long a writer waits for another process's write to end.
 const BUSY_WAIT: Duration = Duration::from_secs(5);
 
@@ -34,13 +36,16 @@ CREATE TABLE sessions(
     model TEXT,
     dropped INTEGER NOT NULL DEFAULT 0
 );
+-- Every search counts the dropped sessions: without it, a scan of all.
+CREATE INDEX sessions_dropped ON sessions(dropped) WHERE dropped = 1;
 CREATE TABLE docs(
     rowid INTEGER PRIMARY KEY,
     sid INTEGER NOT NULL,
     seq INTEGER NOT NULL,
     epoch INTEGER NOT NULL,
     ts TEXT NOT NULL,
-    kind INTEGER NOT NULL
+    kind INTEGER NOT NULL,
+    len INTEGER NOT NULL
 );
 CREATE INDEX docs_by_session ON docs(sid);
 CREATE VIRTUAL TABLE fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
@@ -241,23 +246,55 @@ pub fn add_chunk(
 
 /// The documents of one session, as the same statements every insert
 /// uses (the benchmark fills its index through here too).
+///
+/// Each `docs` row carries its body's token count as FTS5 counted it
+/// (read back from FTS5's `docsize` row, just written, so on a page in
+/// memory): the ranking then finds a candidate's length beside its age,
+/// one lookup, where reading `docsize` too made two scattered ones.
 pub fn insert_docs(conn: &Connection, sid: i64, docs: &[Doc]) -> Result<u64, SearchError> {
-    let mut meta =
-        conn.prepare("INSERT INTO docs(sid, seq, epoch, ts, kind) VALUES (?1, ?2, ?3, ?4, ?5)")?;
-    let mut body = conn.prepare("INSERT INTO fts(rowid, body) VALUES (?1, ?2)")?;
+    let mut rowid: i64 = conn
+        .prepare_cached("SELECT coalesce(max(rowid), 0) FROM docs")?
+        .query_row([], |row| row.get(0))?;
+    let mut body = conn.prepare_cached("INSERT INTO fts(rowid, body) VALUES (?1, ?2)")?;
+    let mut size = conn.prepare_cached("SELECT sz FROM fts_docsize WHERE id = ?1")?;
+    let mut meta = conn.prepare_cached(
+        "INSERT INTO docs(rowid, sid, seq, epoch, ts, kind, len) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
     let mut bytes = 0u64;
     for doc in docs {
+        rowid += 1;
+        body.execute(params![rowid, doc.body])?;
+        let sizes: Vec<u8> = size.query_row([rowid], |row| row.get(0))?;
         meta.execute(params![
+            rowid,
             sid,
             doc.seq as i64,
             doc.epoch,
             doc.ts,
-            doc.kind.code()
+            doc.kind.code(),
+            varint(&sizes)
         ])?;
-        body.execute(params![conn.last_insert_rowid(), doc.body])?;
         bytes += doc.body.len() as u64;
     }
     Ok(bytes)
+}
+
+/// The first of SQLite's variable-length integers in `bytes` (FTS5's
+/// `docsize` holds one per column): 7 bits a byte, most significant
+/// first, the high bit set on all but the last; a ninth byte gives 8.
+fn varint(bytes: &[u8]) -> i64 {
+    let mut value = 0u64;
+    for (n, &byte) in bytes.iter().enumerate().take(9) {
+        if n == 8 {
+            return ((value << 8) | u64::from(byte)) as i64;
+        }
+        value = (value << 7) | u64::from(byte & 0x7f);
+        if byte < 0x80 {
+            break;
+        }
+    }
+    value as i64
 }
 
 fn delete_docs(conn: &Connection, sid: i64) -> Result<(), SearchError> {
@@ -355,16 +392,12 @@ pub fn enforce_cap(conn: &mut Connection, max_bytes: u64) -> Result<usize, Searc
 /// How many sessions the cap left out (of `id` alone when given).
 pub fn dropped_count(conn: &Connection, id: Option<&str>) -> Result<u64, SearchError> {
     let count: i64 = match id {
-        Some(id) => conn.query_row(
-            "SELECT count(*) FROM sessions WHERE dropped = 1 AND id = ?1",
-            [id],
-            |row| row.get(0),
-        )?,
-        None => conn.query_row(
-            "SELECT count(*) FROM sessions WHERE dropped = 1",
-            [],
-            |row| row.get(0),
-        )?,
+        Some(id) => conn
+            .prepare_cached("SELECT count(*) FROM sessions WHERE dropped = 1 AND id = ?1")?
+            .query_row([id], |row| row.get(0))?,
+        None => conn
+            .prepare_cached("SELECT count(*) FROM sessions WHERE dropped = 1")?
+            .query_row([], |row| row.get(0))?,
     };
     Ok(count.max(0) as u64)
 }

@@ -258,11 +258,13 @@ fn a_common_word_ranks_the_newest_matches() {
     );
 }
 
-/// `agent_bm25` over every match of `query`, beside FTS5's `bm25`.
+/// `agent_bm25` over every match of `query` (with the length in `docs`,
+/// as the ranking calls it), beside FTS5's `bm25`.
 fn both_scores(index: &mut Index, query: &str, hits: &[(u64, u64)]) -> Vec<(f64, f64)> {
     let conn = index.connection();
     let sql = format!(
-        "SELECT -bm25(fts), {}(fts, ?2) FROM fts WHERE fts MATCH ?1",
+        "SELECT -bm25(fts), {}(fts, ?2, d.len) FROM fts \
+         CROSS JOIN docs d ON d.rowid = fts.rowid WHERE fts MATCH ?1",
         bm25::NAME
     );
     let mut statement = conn.prepare(&sql).unwrap();
@@ -359,4 +361,91 @@ fn a_session_search_finds_its_matches_between_other_sessions() {
     );
     assert!(seqs(&mut index, "nobody").is_empty());
     assert_eq!(found(&mut index, "alpha").len(), 4);
+}
+
+/// The schema of format 1, before `docs.len`.
+const FORMAT_1: &str = "
+CREATE TABLE sessions(sid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+    indexed_bytes INTEGER NOT NULL DEFAULT 0, last_seq INTEGER NOT NULL DEFAULT 0,
+    events INTEGER NOT NULL DEFAULT 0, body_bytes INTEGER NOT NULL DEFAULT 0,
+    started TEXT, last_ts TEXT, last_epoch INTEGER NOT NULL DEFAULT 0, work_dir TEXT,
+    model TEXT, dropped INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE docs(rowid INTEGER PRIMARY KEY, sid INTEGER NOT NULL, seq INTEGER NOT NULL,
+    epoch INTEGER NOT NULL, ts TEXT NOT NULL, kind INTEGER NOT NULL);
+CREATE INDEX docs_by_session ON docs(sid);
+CREATE VIRTUAL TABLE fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+PRAGMA user_version = 1;
+";
+
+#[test]
+fn an_index_of_format_1_is_rebuilt_as_format_2_with_the_same_hits() {
+    let state = tempfile::tempdir().unwrap();
+    session(state.path(), "a", NOW, &["plum jam", "plum tart", "other"]);
+    session(state.path(), "b", NOW, &["a plum", "nothing"]);
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    let expected = found(&mut index, "plum");
+    assert_eq!(expected.len(), 3);
+    drop(index);
+    // What format 1 left: every journal read, no lengths in `docs`.
+    let path = state.path().join(INDEX_FILE);
+    store::remove(&path);
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(FORMAT_1).unwrap();
+    for (id, bytes) in ["a", "b"].map(|id| {
+        let journal = state.path().join("sessions").join(id).join("journal.jsonl");
+        (id, std::fs::metadata(journal).unwrap().len() as i64)
+    }) {
+        conn.execute(
+            "INSERT INTO sessions(id, indexed_bytes) VALUES (?1, ?2)",
+            params![id, bytes],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    let version: i64 = index
+        .connection()
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, 2);
+    assert_eq!(found(&mut index, "plum"), expected);
+}
+
+#[test]
+fn docs_len_is_the_token_count_fts5_ranks_with() {
+    let state = tempfile::tempdir().unwrap();
+    let long = "word ".repeat(300);
+    session(
+        state.path(),
+        "a",
+        NOW,
+        &["one word", "Ünïcödé foo.rs, a-b word", &long],
+    );
+    let mut index = Index::open(state.path(), u64::MAX).unwrap();
+    index.catch_up().unwrap();
+    let conn = index.connection();
+    let sql = format!(
+        "SELECT d.len, {name}(fts, ?2, d.len), {name}(fts, ?2) FROM fts \
+         CROSS JOIN docs d ON d.rowid = fts.rowid WHERE fts MATCH ?1 ORDER BY d.rowid",
+        name = bm25::NAME
+    );
+    let rows: Vec<(i64, f64, f64)> = conn
+        .prepare(&sql)
+        .unwrap()
+        .query_map(params!["word", bm25::hits_blob(&[(3, 0)])], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let lens: Vec<i64> = rows.iter().map(|row| row.0).collect();
+    assert_eq!(lens, vec![2, 6, 300]);
+    for (_, given, asked) in rows {
+        assert!(
+            given > 0.0 && (given - asked).abs() < 1e-12,
+            "{given} {asked}"
+        );
+    }
 }
