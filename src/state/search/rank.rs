@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use rusqlite::types::Value;
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
@@ -149,28 +150,31 @@ fn snippets(
     let (Some(low), Some(high)) = (rowids.clone().min(), rowids.clone().max()) else {
         return Ok(HashMap::new());
     };
-    let list = rowids
-        .map(|rowid| rowid.to_string())
+    // The rowids as parameters: the bundled SQLite is built without its
+    // JSON functions (`.cargo/config.toml`).
+    let list: Vec<i64> = rowids.collect();
+    let placeholders = (0..list.len())
+        .map(|at| format!("?{}", at + 7))
         .collect::<Vec<_>>()
         .join(",");
-    let mut statement = conn.prepare_cached(
+    let mut statement = conn.prepare_cached(&format!(
         "SELECT rowid, snippet(fts, 0, ?2, ?3, '…', ?4) FROM fts \
          WHERE fts MATCH ?1 AND rowid BETWEEN ?5 AND ?6 \
-         AND +rowid IN (SELECT value FROM json_each(?7))",
-    )?;
+         AND +rowid IN ({placeholders})"
+    ))?;
+    let mut values = vec![
+        Value::Text(query.to_owned()),
+        Value::Text(OPEN.to_string()),
+        Value::Text(CLOSE.to_string()),
+        Value::Integer(SNIPPET_TOKENS),
+        Value::Integer(low),
+        Value::Integer(high),
+    ];
+    values.extend(list.into_iter().map(Value::Integer));
     let marked = statement
-        .query_map(
-            params![
-                query,
-                OPEN.to_string(),
-                CLOSE.to_string(),
-                SNIPPET_TOKENS,
-                low,
-                high,
-                format!("[{list}]")
-            ],
-            |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)),
-        )?
+        .query_map(rusqlite::params_from_iter(values), |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+        })?
         .collect::<Result<_, _>>()?;
     Ok(marked)
 }
