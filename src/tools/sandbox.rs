@@ -34,7 +34,6 @@ use rustix::fs::{FileType, Mode, OFlags};
 use serde::{Deserialize, Serialize};
 
 mod fence;
-pub use fence::Wait;
 
 /// `argv[1]` that turns the binary into the trampoline. Never shown to
 /// people: clap does not know it, and it only ever restricts.
@@ -113,20 +112,7 @@ impl Sandbox {
         program: &str,
         args: &[&str],
     ) -> tokio::process::Command {
-        self.command_waiting(policy, program, args, Wait::No)
-    }
-
-    /// [`command`](Self::command) for a thread that may wait (`Wait::Yes`)
-    /// for the ruleset a session is preparing, instead of taking the
-    /// trampoline, whose exec builds the ruleset all over again.
-    pub fn command_waiting(
-        &self,
-        policy: Option<&Policy>,
-        program: &str,
-        args: &[&str],
-        wait: Wait,
-    ) -> tokio::process::Command {
-        if let Some(command) = self.fenced(policy, program, args, wait) {
+        if let Some(command) = self.fenced(policy, program, args) {
             return command;
         }
         match &self.trampoline {

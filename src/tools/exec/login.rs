@@ -36,7 +36,7 @@ use sha2::Digest;
 
 use super::{ExecSettings, TreeGuard, scrub};
 use crate::protocol::events::{ErrorCode, Mode};
-use crate::tools::sandbox::{Policy, Wait};
+use crate::tools::sandbox::Policy;
 use crate::tools::{Report, ToolContext};
 
 /// How long capturing the login environment may take.
@@ -139,9 +139,9 @@ pub(super) async fn environment(ctx: &ToolContext) -> Option<&[(OsString, OsStri
 }
 
 /// Takes the kept capture when its key still holds, else starts the
-/// profile scripts now (spawned from a blocking thread, which starts at
-/// once: the session may do blocking work, a checkpoint, before it next
-/// yields) and reads what they made in a task of its own.
+/// profile scripts now (spawned before this returns: the session may do
+/// blocking work, a checkpoint, before it next yields) and reads what they
+/// made in a task of its own.
 fn begin(
     settings: Arc<ExecSettings>,
     mode: Mode,
@@ -161,23 +161,13 @@ fn begin(
         let (env, secrets) = split(vars, &settings.secret_names);
         return done(captured(env, secrets));
     }
-    // Spawned on a thread of its own, which starts now: the ruleset the
-    // session is preparing may take milliseconds more (a rule for every
-    // entry of the folders above the state folder), and the loop must not
-    // wait for it, nor start a trampoline that builds it again.
-    let spawned = tokio::task::spawn_blocking({
-        let settings = settings.clone();
-        let work_dir = work_dir.to_path_buf();
-        move || spawn_capture(&settings, policy.as_ref(), &work_dir)
-    });
+    let child = match spawn_capture(&settings, policy.as_ref(), work_dir) {
+        Ok(child) => child,
+        Err(reason) => return done(failed(&settings, reason)),
+    };
     let task = tokio::spawn({
         let settings = settings.clone();
         async move {
-            let child = match spawned.await {
-                Ok(Ok(child)) => child,
-                Ok(Err(reason)) => return failed(&settings, reason),
-                Err(err) => return failed(&settings, err.to_string()),
-            };
             match read_capture(child, &settings.shell).await {
                 Ok(vars) => {
                     let (env, secrets) = split(vars, &settings.secret_names);
@@ -245,11 +235,10 @@ fn spawn_capture(
     work_dir: &Path,
 ) -> Result<tokio::process::Child, String> {
     let shell = settings.shell.as_str();
-    let mut command = settings.sandbox.command_waiting(
+    let mut command = settings.sandbox.command(
         policy,
         shell,
         &["-l", "-c", "printf '\\0AGENT-LOGIN-ENV\\0'; exec env -0"],
-        Wait::Yes,
     );
     command
         .current_dir(work_dir)

@@ -72,19 +72,13 @@ fn stamps(folders: &[PathBuf]) -> Vec<Stamp> {
 impl Fences {
     /// The ruleset of `policy`: the one built before if none of its
     /// folders changed since, else a new one. `None` if it cannot be built,
-    /// or, unless `wait`, is being built by another thread: that command
-    /// takes the trampoline rather than wait.
-    fn ruleset(&self, policy: &Policy, wait: Wait) -> Option<Arc<OwnedFd>> {
+    /// or is being built by another thread: that command takes the
+    /// trampoline rather than wait.
+    fn ruleset(&self, policy: &Policy) -> Option<Arc<OwnedFd>> {
         // Taken before the build: a change during it makes the next
         // command build again, never keep a ruleset that missed it.
         let key = stamps(&named_folders(policy));
-        let mut fences = match wait {
-            Wait::Yes => self
-                .0
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-            Wait::No => self.0.try_lock().ok()?,
-        };
+        let mut fences = self.0.try_lock().ok()?;
         if let Some(fence) = fences
             .iter()
             .find(|fence| fence.policy == *policy && fence.key == key)
@@ -103,14 +97,6 @@ impl Fences {
     }
 }
 
-/// Whether a command may wait for a ruleset another thread is building:
-/// one spawned off the loop may, the loop itself takes the trampoline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wait {
-    Yes,
-    No,
-}
-
 impl Sandbox {
     /// Builds the ruleset of `policy` on a thread of its own, so that the
     /// first command finds it ready. A session calls it as it starts.
@@ -121,7 +107,7 @@ impl Sandbox {
         let fences = self.fences.clone();
         let _ = std::thread::Builder::new()
             .name("sandbox-fence".to_owned())
-            .spawn(move || fences.ruleset(&policy, Wait::No));
+            .spawn(move || fences.ruleset(&policy));
     }
 
     /// `program args...` in a session of its own and, under `policy`,
@@ -133,7 +119,6 @@ impl Sandbox {
         policy: Option<&Policy>,
         program: &str,
         args: &[&str],
-        wait: Wait,
     ) -> Option<tokio::process::Command> {
         let mut command = tokio::process::Command::new(program);
         command.args(args);
@@ -148,7 +133,7 @@ impl Sandbox {
             return Some(command);
         };
         self.landlock_abi?;
-        let ruleset = self.fences.ruleset(policy, wait)?;
+        let ruleset = self.fences.ruleset(policy)?;
         let fd = ruleset.as_raw_fd();
         // SAFETY: `confine` only makes system calls: no allocation, no
         // lock, nothing another thread of the parent could have held at
@@ -216,7 +201,7 @@ mod tests {
             .unwrap();
         runtime.block_on(async {
             let mut command = sandbox
-                .fenced(Some(policy), "sh", &["-c", line], Wait::No)
+                .fenced(Some(policy), "sh", &["-c", line])
                 .expect("the fence is built where Landlock is");
             command.status().await.unwrap().success()
         })
@@ -253,10 +238,10 @@ mod tests {
             &policy,
             &format!("echo x > {}", old.display())
         ));
-        let first = sandbox.fences.ruleset(&policy, Wait::No).unwrap();
+        let first = sandbox.fences.ruleset(&policy).unwrap();
         assert!(Arc::ptr_eq(
             &first,
-            &sandbox.fences.ruleset(&policy, Wait::No).unwrap()
+            &sandbox.fences.ruleset(&policy).unwrap()
         ));
 
         std::fs::write(&new, "").unwrap();
@@ -267,7 +252,7 @@ mod tests {
         ));
         assert!(!Arc::ptr_eq(
             &first,
-            &sandbox.fences.ruleset(&policy, Wait::No).unwrap()
+            &sandbox.fences.ruleset(&policy).unwrap()
         ));
         assert!(!run(
             &sandbox,
