@@ -72,19 +72,7 @@ pub fn kill_all_descendants() -> usize {
 /// Whether no thread of this process has a child, ended or not; false
 /// where the kernel does not say (no `children` files, no `/proc`).
 fn has_no_child() -> bool {
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-        return false;
-    };
-    for task in tasks {
-        let Ok(task) = task else {
-            return false;
-        };
-        match std::fs::read_to_string(task.path().join("children")) {
-            Ok(list) if list.trim().is_empty() => {}
-            _ => return false,
-        }
-    }
-    true
+    children().is_some_and(|pids| pids.is_empty())
 }
 
 /// Waits for every child that has ended: orphans re-parented here by the
@@ -114,24 +102,25 @@ pub fn reap_orphans() {
 fn children_but_services() -> Vec<i32> {
     let services = services().clone();
     children()
+        .unwrap_or_default()
         .into_iter()
         .filter(|pid| !services.contains(pid))
         .collect()
 }
 
-fn children() -> Vec<i32> {
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-        return Vec::new();
-    };
-    tasks
-        .flatten()
-        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
-        .flat_map(|list| {
+/// This process's children, ended or not, from each thread's `children`
+/// file; `None` where one cannot be read (no `/proc`, a kernel without
+/// those files).
+fn children() -> Option<Vec<i32>> {
+    let mut pids = Vec::new();
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let list = std::fs::read_to_string(task.ok()?.path().join("children")).ok()?;
+        pids.extend(
             list.split_ascii_whitespace()
-                .filter_map(|pid| pid.parse().ok())
-                .collect::<Vec<i32>>()
-        })
-        .collect()
+                .filter_map(|pid| pid.parse::<i32>().ok()),
+        );
+    }
+    Some(pids)
 }
 
 /// Whether the process `pid` may talk to the agent as a person would (on
