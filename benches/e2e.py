@@ -29,8 +29,10 @@
   HOME whose `.bash_profile` sleeps 150 ms; the first process of a
   conversation, then the second (`--restore-checkpoint`, a new user
   turn). Each figure is the process's wall time less the time the model
-  server spent on its requests (median of 5 conversations), beside the
-  same conversations with `[exec] login_shell = false` (interleaved).
+  server spent on its requests, from each connection's accept to the
+  answer's last byte (median of 5 conversations), beside the same
+  conversations with `[exec] login_shell = false` (interleaved), and the
+  floor of that figure: a bash process that only makes the two requests.
 
 Only the standard library; every server is on 127.0.0.1.
 """
@@ -92,6 +94,54 @@ def start_time(binary, runs, token=False):
             child.stdout.read()
             child.wait()
             assert b'"session-start"' in first, first
+            samples.append(elapsed * 1000)
+    return statistics.median(samples), min(samples)
+
+
+def later_turn_start(binary, runs, journal_mb=20):
+    """Start to `session-start` of a turn restored from a checkpoint whose
+    journal holds `journal_mb` MB of earlier turns' events (a long
+    conversation); median and best. Each turn asks the journal for its
+    last `_seq`."""
+    samples = []
+    with tempfile.TemporaryDirectory() as folder:
+        work = os.path.join(folder, "work")
+        os.makedirs(work)
+        env = base_env(folder)
+        script = write_script(folder, [{"text": "hi"}])
+        first = subprocess.run(
+            [binary, "--script", script, "--prompt", "x", "--work-dir", work,
+             "--session-id", "long"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=env, check=True,
+        )
+        checkpoint = [json.loads(line) for line in first.stdout.splitlines()
+                      if b'"checkpoint-saved"' in line][-1]["checkpoint"]
+        journal = os.path.join(env["AGENT_STATE_DIR"], "sessions", "long", "journal.jsonl")
+        with open(journal) as handle:
+            seq = max(json.loads(line)["_seq"] for line in handle)
+        with open(journal, "a") as handle:
+            line_bytes = 0
+            while line_bytes < journal_mb * 1_000_000:
+                seq += 1
+                line = json.dumps({"type": "text-delta", "_seq": seq,
+                                   "ts": "2026-12-02T00:00:00.000Z", "delta": "word " * 40})
+                handle.write(line + "\n")
+                line_bytes += len(line) + 1
+        for index in range(runs):
+            began = time.perf_counter()
+            child = subprocess.Popen(
+                [binary, "--script", script, "--prompt", "x", "--work-dir", work,
+                 "--session-id", "long", "--restore-checkpoint", checkpoint],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                env=env,
+            )
+            first_line = child.stdout.readline()
+            elapsed = time.perf_counter() - began
+            child.stdout.read()
+            child.wait()
+            start = json.loads(first_line)
+            assert start["type"] == "session-start" and start["_seq"] > seq, first_line
             samples.append(elapsed * 1000)
     return statistics.median(samples), min(samples)
 
@@ -291,10 +341,27 @@ def spawn_bash_ms(runs=40):
     return statistics.median(samples)
 
 
+class _StampingServer(http.server.ThreadingHTTPServer):
+    """Notes when each connection is accepted: the server's time on a
+    request starts there, not when its handler thread has parsed the
+    headers (a thread start and Python's header parsing, 1 to 3 ms a
+    request on this machine, are the server's, not the client's)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.accepted = {}
+
+    def get_request(self):
+        request, address = super().get_request()
+        self.accepted[request] = time.perf_counter()
+        return request, address
+
+
 class TimedModel:
     """A mock OpenAI-format model that answers each request after `delay`
     seconds: a call of exec, or "done" once the last message is a tool
-    result. Records how long it held each request."""
+    result. Records how long it held each request, from the connection's
+    accept to the last byte of its answer."""
 
     def __init__(self, delay):
         self.delay = delay
@@ -306,7 +373,7 @@ class TimedModel:
                 pass
 
             def do_POST(self):
-                arrived = time.perf_counter()
+                arrived = self.server.accepted.pop(self.request, None) or time.perf_counter()
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
                 answered = body["messages"][-1]["role"] == "tool"
                 time.sleep(model.delay)
@@ -332,7 +399,7 @@ class TimedModel:
                 self.wfile.flush()
                 model.spent.append(time.perf_counter() - arrived)
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _StampingServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
@@ -395,6 +462,35 @@ def login_profile_ms(binary, delay, sleep_s=0.15, runs=5):
             for login_shell, turns in samples.items()}
 
 
+def bare_client_ms(delay, runs=9):
+    """The floor of `login_profile_ms`'s figure: a process that does
+    nothing but the same two requests (bash, through its /dev/tcp), wall
+    time less the model's, median."""
+    model = TimedModel(delay)
+    port = model.url.rsplit(":", 1)[1].split("/")[0]
+
+    def request(role):
+        body = json.dumps({"messages": [{"role": role, "content": "x"}]})
+        head = ("POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+                f"content-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n")
+        return (head + body).replace("\\", "\\\\").replace("%", "%%")
+
+    exchange = 'exec 3<>/dev/tcp/127.0.0.1/%s; printf "$%d" >&3; read -r -d "" answer <&3; exec 3<&-'
+    script = "; ".join(exchange % (port, index) for index in (1, 2))
+    samples = []
+    for _ in range(runs):
+        model.spent = []
+        began = time.perf_counter()
+        subprocess.run(["bash", "--norc", "--noprofile", "-c", script, "bash",
+                        request("user"), request("tool")],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True)
+        wall = time.perf_counter() - began
+        assert len(model.spent) == 2, model.spent
+        samples.append((wall - sum(model.spent)) * 1000)
+    model.server.shutdown()
+    return statistics.median(samples)
+
+
 def login_shell_ms(sleep_s=0.15, runs=10):
     """What the same profile costs when waited for: bash -l -c true."""
     samples = []
@@ -418,6 +514,7 @@ def main():
     size = os.path.getsize(binary)
     median, best = start_time(binary, args.runs)
     token_median, token_best = start_time(binary, args.runs, token=True)
+    later_median, later_best = later_turn_start(binary, args.runs)
     bash_ms = spawn_bash_ms()
     execs = [
         ("normal mode, state folder fenced", exec_cost_ms(binary)),
@@ -428,6 +525,7 @@ def main():
     rate, deltas, seconds = throughput(binary)
     login_shell = login_shell_ms()
     logins = [(delay, login_profile_ms(binary, delay)) for delay in (0.2, 0.05)]
+    bare_ms = bare_client_ms(0.2)
     overheads = [
         ("reading a file, 200 iterations", overhead_ms(binary, 200)),
         ("writing a file, 200 iterations", overhead_ms(binary, 200, writes=True)),
@@ -439,6 +537,7 @@ def main():
         ("binary size", f"{size / 1048576:.1f} MiB", "< 27 MiB: 15 + the grammars' 12", size < 27 * 1048576),
         ("start to session-start (median of %d)" % args.runs, f"{median:.2f} ms (best {best:.2f})", "< 5 ms", median < 5),
         ("the same with the token set (taken out of the environ block)", f"{token_median:.2f} ms (best {token_best:.2f}; {token_median / median:.2f}x)", "< 5 ms", token_median < 5),
+        ("start of a later turn, 20 MB journal (restored)", f"{later_median:.2f} ms (best {later_best:.2f})", "< 5 ms", later_median < 5),
         ("peak RSS, 20-iteration scripted session", f"{rss / 1024:.1f} MiB", "< 16 MiB", rss < 16 * 1024),
         ("text-delta throughput", f"{rate:,.0f} events/s ({deltas} in {seconds:.2f} s)", "", True),
     ]
@@ -452,6 +551,7 @@ def main():
                      f"{cost:.2f} ms ({cost / bash_ms:.2f}x bash -c true; landlock ABI {sandbox['landlock_abi']})",
                      "", True))
     rows.append(("bash -l -c true, a profile that sleeps 150 ms", f"{login_shell:.1f} ms", "", True))
+    rows.append(("the same two requests from bash's /dev/tcp (no agent)", f"{bare_ms:.1f} ms", "", True))
     for delay, figures in logins:
         for turn in (0, 1):
             (overhead, wall), (baseline, _) = figures[True][turn], figures[False][turn]

@@ -20,6 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::framing::{Decoder, encode};
 use crate::tools::procs;
+use crate::tools::sandbox::Wait;
 
 /// How much of the adapter's stderr is kept for the messages about it.
 const STDERR_TAIL: usize = 2 * 1024;
@@ -178,7 +179,9 @@ impl Adapter {
     /// Starts the adapter through the session's sandbox, which also makes
     /// it the leader of its own process group.
     pub fn spawn(spec: &Spawn<'_>) -> Result<Adapter, DapError> {
-        let mut command = spec.sandbox.command(spec.policy, spec.program, spec.args);
+        let mut command = spec
+            .sandbox
+            .command(spec.policy, Wait::Build, spec.program, spec.args);
         command
             .current_dir(spec.cwd)
             .env_clear()

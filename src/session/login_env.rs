@@ -22,15 +22,29 @@ impl Session {
         {
             return;
         }
-        // The fence first: the capture below starts through the
-        // trampoline while it is being built, later commands without.
-        if let Some(policy) = self.config.exec.policy(self.state.progress.mode) {
-            self.config.exec.sandbox.prepare(policy);
+        let exec = self.config.exec.clone();
+        exec.keep_login_env_in(&self.config.state.dir.root);
+        let (mode, work_dir) = (self.state.progress.mode, self.config.work_dir.clone());
+        // The fence first, on a thread of its own, and the capture once it
+        // is built, fenced in its own process: started now, the capture
+        // would take the trampoline, which builds the same ruleset again
+        // in the child, and the two builds (a few ms each beside a crowded
+        // folder) would take both cores of a small sandbox from the loop
+        // while it sends the first model request. Spawned on the loop's
+        // own thread (a child's parent-death signal follows the thread
+        // that forked it); a session that ends first never polls it again,
+        // and its end killed everything started before.
+        match exec
+            .policy(mode)
+            .and_then(|policy| exec.sandbox.prepare(policy))
+        {
+            Some(built) => {
+                tokio::spawn(async move {
+                    let _ = built.await;
+                    exec.start_login_env(mode, &work_dir);
+                });
+            }
+            None => exec.start_login_env(mode, &work_dir),
         }
-        self.config.exec.start_login_env(
-            self.state.progress.mode,
-            &self.config.work_dir,
-            Some(&self.config.state.dir.root),
-        );
     }
 }

@@ -1,7 +1,7 @@
 //! The session's event journal: every event line, appended before it is
 //! written to stdout, so `attach` can replay what a dead proxy missed.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 
@@ -40,18 +40,53 @@ fn ends_a_line(file: &std::fs::File) -> std::io::Result<bool> {
     Ok(byte[0] == b'\n')
 }
 
-/// The highest `_seq` in a journal (0 when there is none).
+/// The highest `_seq` in a journal (0 when there is none), read from its
+/// end: every turn of a long conversation starts by asking, and reading
+/// the whole journal made the start grow with it (a 20 MB journal took
+/// tens of milliseconds). Numbers only grow along the file (one writer at
+/// a time, the session's lock, and a restored turn numbers on after all
+/// it finds), so the whole lines of the last window hold the highest; a
+/// window with none that parses (a last line cut short, or longer than
+/// the window) is widened until one does or the file is read.
 pub fn last_seq(path: &Path) -> u64 {
     let Ok(file) = std::fs::File::open(path) else {
         return 0;
     };
-    std::io::BufReader::new(file)
-        .lines()
-        .map_while(Result::ok)
-        .filter_map(|line| seq_of(&line))
-        .max()
-        .unwrap_or(0)
+    let Ok(size) = file.metadata().map(|meta| meta.len()) else {
+        return 0;
+    };
+    let mut window = TAIL_WINDOW.min(size);
+    loop {
+        let start = size - window;
+        let Ok(length) = usize::try_from(window) else {
+            return 0;
+        };
+        let mut tail = vec![0u8; length];
+        if file.read_exact_at(&mut tail, start).is_err() {
+            return 0;
+        }
+        // Before the first newline: the end of a line that began earlier.
+        let whole = match (start, tail.iter().position(|&byte| byte == b'\n')) {
+            (0, _) => &tail[..],
+            (_, Some(newline)) => &tail[newline + 1..],
+            (_, None) => &[][..],
+        };
+        let highest = whole
+            .split(|&byte| byte == b'\n')
+            .filter_map(|line| std::str::from_utf8(line).ok())
+            .filter_map(seq_of)
+            .max();
+        match highest {
+            Some(seq) => return seq,
+            None if start == 0 => return 0,
+            None => window = window.saturating_mul(4).min(size),
+        }
+    }
 }
+
+/// How much of a journal's end `last_seq` reads first: a few dozen
+/// ordinary lines.
+const TAIL_WINDOW: u64 = 64 * 1024;
 
 /// The `_seq` of one journal line.
 pub fn seq_of(line: &str) -> Option<u64> {
@@ -108,6 +143,46 @@ mod tests {
                 "{before:?}"
             );
             assert_eq!(last_seq(&path), 4, "{before:?}");
+        }
+    }
+
+    /// Read from the end, as the whole file would say: lines longer than
+    /// the window, a last line cut short, lines that are not JSON or not
+    /// UTF-8, a window that starts inside a line.
+    #[test]
+    fn the_last_seq_is_read_from_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        assert_eq!(last_seq(&path), 0, "no journal");
+        let line = |seq: u64, pad: usize| {
+            format!(
+                "{{\"type\":\"text-delta\",\"_seq\":{seq},\"delta\":\"{}\"}}\n",
+                "x".repeat(pad)
+            )
+        };
+        let mut cases: Vec<(Vec<u8>, u64)> = vec![(Vec::new(), 0), (b"junk\n".to_vec(), 0)];
+        let mut many = String::new();
+        for seq in 1..=5_000 {
+            many.push_str(&line(seq, 20));
+        }
+        cases.push((many.clone().into_bytes(), 5_000));
+        // Cut short in its last line, which held the highest number.
+        let mut cut = many.clone().into_bytes();
+        cut.extend_from_slice(br#"{"type":"text-delta","_seq":5001,"del"#);
+        cases.push((cut, 5_000));
+        // The last whole line is longer than the window, twice over.
+        let mut long = many.clone();
+        long.push_str(&line(5_001, 3 * TAIL_WINDOW as usize));
+        cases.push((long.clone().into_bytes(), 5_001));
+        // ...and followed by a line that is not JSON, and one not UTF-8.
+        let mut odd = long.into_bytes();
+        odd.extend_from_slice(b"not json\n\xff\xfe{\"_seq\":9}\n");
+        cases.push((odd, 5_001));
+        // One line, longer than the window, with no newline before it.
+        cases.push((line(7, 2 * TAIL_WINDOW as usize).into_bytes(), 7));
+        for (bytes, expected) in cases {
+            std::fs::write(&path, &bytes).unwrap();
+            assert_eq!(last_seq(&path), expected, "{} bytes", bytes.len());
         }
     }
 

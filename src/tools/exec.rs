@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-use super::sandbox::{Policy, Sandbox};
+use super::sandbox::{Policy, Sandbox, Wait};
 use super::truncate::HeadTail;
 use super::{Report, ToolContext, ToolOutput, elapsed_ms, procs};
 use crate::protocol::events::{Mode, OutputStream};
@@ -261,9 +261,10 @@ fn spawn(
 ) -> std::io::Result<tokio::process::Child> {
     let settings = &ctx.exec;
     let policy = settings.policy(ctx.mode);
-    let mut command = settings
-        .sandbox
-        .command(policy.as_ref(), &settings.shell, &["-c", line]);
+    let mut command =
+        settings
+            .sandbox
+            .command(policy.as_ref(), Wait::Build, &settings.shell, &["-c", line]);
     command
         .current_dir(&ctx.work_dir)
         .env_clear()

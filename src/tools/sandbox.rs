@@ -35,6 +35,8 @@ use serde::{Deserialize, Serialize};
 
 mod fence;
 
+pub use fence::Wait;
+
 /// `argv[1]` that turns the binary into the trampoline. Never shown to
 /// people: clap does not know it, and it only ever restricts.
 pub const TRAMPOLINE_ARG: &str = "__agent-exec-sandbox";
@@ -104,15 +106,18 @@ impl Sandbox {
         self.landlock_abi.is_some() && self.trampoline.is_some()
     }
 
-    /// The command that runs `program args...` under `policy`: through the
-    /// trampoline where there is one, else directly.
+    /// The command that runs `program args...` under `policy`: fenced in
+    /// its own process where the ruleset is ready (or, with
+    /// [`Wait::Build`], can be built now), else through the trampoline
+    /// where there is one, else directly.
     pub fn command(
         &self,
         policy: Option<&Policy>,
+        when: Wait,
         program: &str,
         args: &[&str],
     ) -> tokio::process::Command {
-        if let Some(command) = self.fenced(policy, program, args) {
+        if let Some(command) = self.fenced(policy, when, program, args) {
             return command;
         }
         match &self.trampoline {

@@ -7,7 +7,8 @@
 //!
 //! The settings also keep the index in step with this session's journal,
 //! in batches: after a checkpoint, one catch-up on a blocking thread,
-//! never awaited by the loop, at most one every `CATCH_UP_EVERY`. What is
+//! never awaited by the loop, at most one every `CATCH_UP_EVERY` (the
+//! first that long after the process starts). What is
 //! left when the process ends is read by the next catch-up or the next
 //! search (a search first catches up with every journal), so a result
 //! never misses a line; the batching only keeps a fast loop's checkpoints
@@ -80,7 +81,11 @@ pub struct SearchSettings {
     pub session_id: String,
     pub max_index_bytes: u64,
     in_flight: Arc<AtomicBool>,
-    /// When the last catch-up started; none yet in this process.
+    /// When the last catch-up started, or the process did: the first
+    /// checkpoints of a process (iteration 0, the first answer) are not
+    /// worth a thread that opens the index beside the first model request
+    /// and the login capture on two cores; a catch-up seconds later, the
+    /// next process's or a search reads them.
     last_catch_up: Mutex<Option<Instant>>,
 }
 
@@ -92,7 +97,7 @@ impl SearchSettings {
             session_id,
             max_index_bytes,
             in_flight: Arc::default(),
-            last_catch_up: Mutex::default(),
+            last_catch_up: Mutex::new(Some(Instant::now())),
         }
     }
 
@@ -227,16 +232,21 @@ mod tests {
         let state = tempfile::tempdir().expect("temp dir");
         let settings = SearchSettings::new(false, state.path().to_path_buf(), "s1".into(), 0);
         let start = Instant::now();
-        assert!(settings.catch_up_at(start), "the first one runs");
+        // The process's start counts as one.
+        assert!(!settings.catch_up_at(start), "none as the process starts");
+        assert!(
+            settings.catch_up_at(start + CATCH_UP_EVERY),
+            "then one runs"
+        );
         settings.wait_idle().await;
         // A checkpoint soon after starts none.
-        assert!(!settings.catch_up_at(start + CATCH_UP_EVERY / 2));
-        assert!(settings.catch_up_at(start + CATCH_UP_EVERY));
+        assert!(!settings.catch_up_at(start + CATCH_UP_EVERY * 3 / 2));
+        assert!(settings.catch_up_at(start + CATCH_UP_EVERY * 2));
         // One in flight holds back the next even when it is due (the one
         // just started is let finish first, so that it cannot clear this).
         settings.wait_idle().await;
         settings.in_flight.store(true, Ordering::Release);
-        assert!(!settings.catch_up_at(start + CATCH_UP_EVERY * 3));
+        assert!(!settings.catch_up_at(start + CATCH_UP_EVERY * 4));
         let nowhere = SearchSettings::default();
         assert!(!nowhere.catch_up_at(start), "no state folder, no index");
     }

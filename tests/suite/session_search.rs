@@ -137,8 +137,10 @@ fn the_running_session_keeps_the_index_after_its_checkpoints() {
     let env = TestEnv::offline();
     let script = env.script(json!({"turns": [
         {"tool_calls": [{"name": "exec", "args": {"command": "echo first-iteration-okapi"}}]},
-        // Time for the catch-up after the first checkpoint, which the
-        // session does not wait for.
+        // No catch-up in the first 3 s of a process: the checkpoint after
+        // this one starts it, and the next command gives it time to end
+        // (the session does not wait for it).
+        {"tool_calls": [{"name": "exec", "args": {"command": "sleep 3.2"}}]},
         {"tool_calls": [{"name": "exec", "args": {"command": "sleep 1"}}]},
         {"text": "done"}
     ]}));

@@ -36,7 +36,7 @@ use sha2::Digest;
 
 use super::{ExecSettings, TreeGuard, scrub};
 use crate::protocol::events::{ErrorCode, Mode};
-use crate::tools::sandbox::Policy;
+use crate::tools::sandbox::{Policy, Wait};
 use crate::tools::{Report, ToolContext};
 
 /// How long capturing the login environment may take.
@@ -69,32 +69,35 @@ type Pending = Shared<BoxFuture<'static, Arc<Captured>>>;
 /// command until it is there.
 #[derive(Default)]
 pub(super) struct LoginEnv {
+    /// The session folder, where a capture is kept for the next processes
+    /// of the conversation and taken from.
+    keep_in: OnceLock<PathBuf>,
     pending: OnceLock<Pending>,
     /// Set by the first command that got it, which reported it.
     ready: OnceLock<Arc<Captured>>,
 }
 
 impl ExecSettings {
+    /// Where the capture is kept between processes (the session folder);
+    /// set before the capture starts, or it is neither read nor kept.
+    pub fn keep_login_env_in(&self, folder: &Path) {
+        let _ = self.login.keep_in.set(folder.to_path_buf());
+    }
+
     /// Starts capturing the login environment in the background, as the
-    /// profile scripts would run for a command in `mode`; `keep_in`: the
-    /// session folder, where a capture is kept for the next processes of
-    /// the conversation and taken from. Only the first call does anything;
-    /// without one, the first command starts it.
-    pub fn start_login_env(self: &Arc<Self>, mode: Mode, work_dir: &Path, keep_in: Option<&Path>) {
+    /// profile scripts would run for a command in `mode`. Only the first
+    /// call does anything; without one, the first command starts it.
+    pub fn start_login_env(self: &Arc<Self>, mode: Mode, work_dir: &Path) {
         if self.login_shell {
-            self.login_pending(mode, work_dir, keep_in);
+            self.login_pending(mode, work_dir);
         }
     }
 
-    fn login_pending(
-        self: &Arc<Self>,
-        mode: Mode,
-        work_dir: &Path,
-        keep_in: Option<&Path>,
-    ) -> &Pending {
-        self.login
-            .pending
-            .get_or_init(|| begin(self.clone(), mode, work_dir, keep_in))
+    fn login_pending(self: &Arc<Self>, mode: Mode, work_dir: &Path) -> &Pending {
+        self.login.pending.get_or_init(|| {
+            let keep_in = self.login.keep_in.get().map(PathBuf::as_path);
+            begin(self.clone(), mode, work_dir, keep_in)
+        })
     }
 }
 
@@ -112,9 +115,7 @@ pub(super) async fn environment(ctx: &ToolContext) -> Option<&[(OsString, OsStri
     if let Some(ready) = settings.login.ready.get() {
         return Some(&ready.vars);
     }
-    let pending = settings
-        .login_pending(ctx.mode, &ctx.work_dir, None)
-        .clone();
+    let pending = settings.login_pending(ctx.mode, &ctx.work_dir).clone();
     let captured = tokio::select! {
         captured = pending => captured,
         () = ctx.cancel.cancelled() => return None,
@@ -235,8 +236,11 @@ fn spawn_capture(
     work_dir: &Path,
 ) -> Result<tokio::process::Child, String> {
     let shell = settings.shell.as_str();
+    // Spawned by the loop as the session starts: it must not build the
+    // ruleset on the loop's thread while the model request waits.
     let mut command = settings.sandbox.command(
         policy,
+        Wait::Never,
         shell,
         &["-l", "-c", "printf '\\0AGENT-LOGIN-ENV\\0'; exec env -0"],
     );

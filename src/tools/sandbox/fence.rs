@@ -26,6 +26,19 @@ use super::{Policy, Sandbox, build};
 #[derive(Debug, Clone, Default)]
 pub(super) struct Fences(Arc<Mutex<Vec<Fence>>>);
 
+/// Whether a command may build a missing ruleset itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// Build it here if no other thread is building it (a command about
+    /// to run needs it anyway; the trampoline would build it too).
+    Build,
+    /// Only a ruleset already built: the caller must not be held up (the
+    /// login capture, spawned by the session's loop as it starts while the
+    /// `sandbox-fence` thread builds; it takes the trampoline instead,
+    /// which builds its own in the child).
+    Never,
+}
+
 #[derive(Debug)]
 struct Fence {
     policy: Policy,
@@ -74,7 +87,7 @@ impl Fences {
     /// folders changed since, else a new one. `None` if it cannot be built,
     /// or is being built by another thread: that command takes the
     /// trampoline rather than wait.
-    fn ruleset(&self, policy: &Policy) -> Option<Arc<OwnedFd>> {
+    fn ruleset(&self, policy: &Policy, when: Wait) -> Option<Arc<OwnedFd>> {
         // Taken before the build: a change during it makes the next
         // command build again, never keep a ruleset that missed it.
         let key = stamps(&named_folders(policy));
@@ -84,6 +97,9 @@ impl Fences {
             .find(|fence| fence.policy == *policy && fence.key == key)
         {
             return Some(Arc::clone(&fence.ruleset));
+        }
+        if when == Wait::Never {
+            return None;
         }
         let ruleset: OwnedFd = Option::<OwnedFd>::from(build(policy).ok()?)?;
         let ruleset = Arc::new(ruleset);
@@ -100,14 +116,20 @@ impl Fences {
 impl Sandbox {
     /// Builds the ruleset of `policy` on a thread of its own, so that the
     /// first command finds it ready. A session calls it as it starts.
-    pub fn prepare(&self, policy: Policy) {
-        if self.landlock_abi.is_none() {
-            return;
-        }
+    /// What it returns resolves when the thread is done (built or not);
+    /// `None`: no thread, nothing to wait for.
+    pub fn prepare(&self, policy: Policy) -> Option<tokio::sync::oneshot::Receiver<()>> {
+        self.landlock_abi?;
         let fences = self.fences.clone();
-        let _ = std::thread::Builder::new()
+        let (done, built) = tokio::sync::oneshot::channel();
+        std::thread::Builder::new()
             .name("sandbox-fence".to_owned())
-            .spawn(move || fences.ruleset(&policy));
+            .spawn(move || {
+                fences.ruleset(&policy, Wait::Build);
+                let _ = done.send(());
+            })
+            .ok()?;
+        Some(built)
     }
 
     /// `program args...` in a session of its own and, under `policy`,
@@ -117,6 +139,7 @@ impl Sandbox {
     pub(super) fn fenced(
         &self,
         policy: Option<&Policy>,
+        when: Wait,
         program: &str,
         args: &[&str],
     ) -> Option<tokio::process::Command> {
@@ -133,7 +156,7 @@ impl Sandbox {
             return Some(command);
         };
         self.landlock_abi?;
-        let ruleset = self.fences.ruleset(policy)?;
+        let ruleset = self.fences.ruleset(policy, when)?;
         let fd = ruleset.as_raw_fd();
         // SAFETY: `confine` only makes system calls: no allocation, no
         // lock, nothing another thread of the parent could have held at
@@ -201,7 +224,7 @@ mod tests {
             .unwrap();
         runtime.block_on(async {
             let mut command = sandbox
-                .fenced(Some(policy), "sh", &["-c", line])
+                .fenced(Some(policy), Wait::Build, "sh", &["-c", line])
                 .expect("the fence is built where Landlock is");
             command.status().await.unwrap().success()
         })
@@ -238,10 +261,10 @@ mod tests {
             &policy,
             &format!("echo x > {}", old.display())
         ));
-        let first = sandbox.fences.ruleset(&policy).unwrap();
+        let first = sandbox.fences.ruleset(&policy, Wait::Build).unwrap();
         assert!(Arc::ptr_eq(
             &first,
-            &sandbox.fences.ruleset(&policy).unwrap()
+            &sandbox.fences.ruleset(&policy, Wait::Build).unwrap()
         ));
 
         std::fs::write(&new, "").unwrap();
@@ -252,7 +275,7 @@ mod tests {
         ));
         assert!(!Arc::ptr_eq(
             &first,
-            &sandbox.fences.ruleset(&policy).unwrap()
+            &sandbox.fences.ruleset(&policy, Wait::Build).unwrap()
         ));
         assert!(!run(
             &sandbox,
@@ -260,5 +283,40 @@ mod tests {
             &format!("echo x > {}", state.display())
         ));
         assert!(!state.exists());
+    }
+
+    /// The login capture is spawned by the session's loop: with
+    /// `Wait::Never` it gets no fenced command until the ruleset is built
+    /// (it then takes the trampoline), and builds nothing itself.
+    #[test]
+    fn a_command_that_cannot_wait_builds_no_ruleset() {
+        let sandbox = Sandbox::probe();
+        assert!(
+            sandbox.landlock_abi.is_some(),
+            "this kernel has no Landlock: the fence cannot be shown here"
+        );
+        let root = tempfile::tempdir().unwrap();
+        let base = root.path().canonicalize().unwrap();
+        std::fs::create_dir_all(base.join("state")).unwrap();
+        let policy = Policy::Protect {
+            protected: vec![base.join("state")],
+        };
+        assert!(
+            sandbox
+                .fenced(Some(&policy), Wait::Never, "true", &[])
+                .is_none()
+        );
+        assert!(sandbox.fences.0.lock().unwrap().is_empty(), "nothing built");
+        assert!(
+            sandbox
+                .fenced(Some(&policy), Wait::Build, "true", &[])
+                .is_some()
+        );
+        assert!(
+            sandbox
+                .fenced(Some(&policy), Wait::Never, "true", &[])
+                .is_some(),
+            "built once, every command takes it"
+        );
     }
 }
