@@ -396,7 +396,7 @@ async fn run(prepared: start::Prepared) -> u8 {
 fn warm_up_walks() {
     let _ = std::thread::Builder::new()
         .name("walk-warm-up".to_owned())
-        .spawn(|| ignore::gitignore::gitconfig_excludes_path());
+        .spawn(ignore::gitignore::gitconfig_excludes_path);
 }
 
 /// The async runtime the agent and its subcommands run on: one thread.
