@@ -31,16 +31,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             (!flags.is_empty()).then(|| format!("{} {:?}", sample.name, flags))
         })
         .collect();
-    assert!(injected.len() >= 500 && benign.len() >= 450);
-    // 499 of 539 and 8 of 488 when measured.
+    assert!(injected.len() >= 700 && benign.len() >= 600);
+    // 631 of 739 and 16 of 648 when measured (version 3; the rounds 7
+    // and 8 were each measured once before a rule was tuned on them).
     assert!(
-        missed.len() <= 40,
+        missed.len() <= 108,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 8,
+        flagged.len() <= 16,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -55,11 +56,11 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     };
     // As measured when the set was written (docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 58,
+        count("fresh/injected", true) >= 59,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 2,
+        count("fresh/benign", true) <= 5,
         "fresh benign texts flagged"
     );
 }

@@ -15,13 +15,15 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 2;
+pub const RULES_VERSION: u32 = 3;
 
+mod consent;
 mod grammar;
 
-/// Every rule: the phrases, then the grammar (version 2).
+/// Every rule: the phrases, the grammar (version 2), what is asked
+/// toward the user (version 3).
 pub fn table() -> impl Iterator<Item = &'static Rule> {
-    RULES.iter().chain(grammar::GRAMMAR)
+    RULES.iter().chain(grammar::GRAMMAR).chain(consent::CONSENT)
 }
 
 pub struct Rule {
