@@ -144,9 +144,9 @@ impl<'a> Tags<'a> {
         let mut defs = Vec::new();
         let mut refs = Vec::new();
         for (index, file) in files.iter().enumerate() {
-            for (tag_index, tag) in file.tags.iter().enumerate() {
-                let name = *numbers.entry(tag.name.as_str()).or_insert_with(|| {
-                    names.push(tag.name.as_str());
+            for (tag_index, (tag, tag_name)) in file.tags.named().enumerate() {
+                let name = *numbers.entry(tag_name).or_insert_with(|| {
+                    names.push(tag_name);
                     names.len() - 1
                 });
                 match tag.kind {
@@ -355,22 +355,17 @@ mod reference;
 mod tests {
     use proptest::prelude::*;
 
-    use super::super::tags::Tag;
+    use super::super::tags::Tags;
     use super::*;
 
     fn file(path: &str, defs: &[&str], refs: &[&str]) -> FileSymbols {
-        let tag = |kind, name: &&str, line| Tag {
-            line,
-            kind,
-            name: (*name).to_owned(),
-            signature: format!("def {name}"),
-        };
-        let mut tags: Vec<Tag> = defs
-            .iter()
-            .zip(1..)
-            .map(|(n, l)| tag(Kind::Def, n, l))
-            .collect();
-        tags.extend(refs.iter().zip(100..).map(|(n, l)| tag(Kind::Ref, n, l)));
+        let mut tags = Tags::default();
+        let kinds = [(Kind::Def, defs, 1), (Kind::Ref, refs, 100)];
+        for (kind, names, first_line) in kinds {
+            for (name, line) in names.iter().zip(first_line..) {
+                tags.push(line, kind, name, &format!("def {name}"));
+            }
+        }
         FileSymbols {
             path: path.to_owned(),
             tags,
