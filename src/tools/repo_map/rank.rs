@@ -7,7 +7,7 @@
 //! so the same input ranks the same, to the bit. Names are numbered once,
 //! in their byte order, and sorted and compared as numbers after.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use super::scan::FileSymbols;
 use super::tags::Kind;
@@ -53,6 +53,46 @@ struct Tags<'a> {
     names: Vec<&'a str>,
     defs: Vec<(usize, usize, usize)>,
     refs: Vec<(usize, usize)>,
+}
+
+/// One tag, as [`Tags::of`] sorts them: the first bytes of its name as a
+/// number (big-endian, zeros after a shorter name), the name's length,
+/// and where the tag is.
+struct Met {
+    prefix: u128,
+    len: usize,
+    file: u32,
+    tag: u32,
+    kind: Kind,
+}
+
+impl Met {
+    fn new(name: &str, file: usize, tag: usize, kind: Kind) -> Met {
+        let mut first = [0; 16];
+        let head = &name.as_bytes()[..name.len().min(16)];
+        first[..head.len()].copy_from_slice(head);
+        Met {
+            prefix: u128::from_be_bytes(first),
+            len: name.len(),
+            file: u32::try_from(file).unwrap_or(u32::MAX),
+            tag: u32::try_from(tag).unwrap_or(u32::MAX),
+            kind,
+        }
+    }
+
+    /// The byte order of the two names. The same first bytes of two
+    /// names of at most 16 bytes make the shorter the lesser (its zeros
+    /// against the other's bytes, or the same name); else `name` gives
+    /// the text to compare.
+    fn by_name<'n>(&self, other: &Met, name: impl Fn(&Met) -> &'n str) -> std::cmp::Ordering {
+        self.prefix.cmp(&other.prefix).then_with(|| {
+            if self.len <= 16 && other.len <= 16 {
+                self.len.cmp(&other.len)
+            } else {
+                name(self).cmp(name(other))
+            }
+        })
+    }
 }
 
 /// The links, group by group, in flat lists. A group is a name and the
@@ -137,44 +177,43 @@ pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
 }
 
 impl<'a> Tags<'a> {
+    /// Every tag sorted once by name (then file, then place in the file),
+    /// and numbered in that order: no table of names, and the sort
+    /// compares the first bytes of two names as one number, going to the
+    /// names' text only where those are the same.
     fn of(files: &'a [FileSymbols]) -> Tags<'a> {
         let count = files.iter().map(|file| file.tags.len()).sum();
-        let mut numbers: HashMap<&str, usize> = HashMap::with_capacity(count);
+        let mut met: Vec<Met> = Vec::with_capacity(count);
+        for (file, symbols) in files.iter().enumerate() {
+            for (tag, (found, name)) in symbols.tags.named().enumerate() {
+                met.push(Met::new(name, file, tag, found.kind));
+            }
+        }
+        let name = |met: &Met| {
+            let tags = &files[met.file as usize].tags;
+            tags.name(tags.get(met.tag as usize))
+        };
+        met.sort_unstable_by(|a, b| {
+            a.by_name(b, name)
+                .then(a.file.cmp(&b.file))
+                .then(a.tag.cmp(&b.tag))
+        });
         let mut names: Vec<&str> = Vec::new();
         let mut defs = Vec::new();
         let mut refs = Vec::new();
-        for (index, file) in files.iter().enumerate() {
-            for (tag_index, (tag, tag_name)) in file.tags.named().enumerate() {
-                let name = *numbers.entry(tag_name).or_insert_with(|| {
-                    names.push(tag_name);
-                    names.len() - 1
-                });
-                match tag.kind {
-                    Kind::Def => defs.push((name, index, tag_index)),
-                    Kind::Ref => refs.push((name, index)),
-                }
+        let mut previous: Option<&Met> = None;
+        for tag in &met {
+            if previous.is_none_or(|previous| previous.by_name(tag, name).is_ne()) {
+                names.push(name(tag));
+            }
+            previous = Some(tag);
+            let number = names.len() - 1;
+            match tag.kind {
+                Kind::Def => defs.push((number, tag.file as usize, tag.tag as usize)),
+                Kind::Ref => refs.push((number, tag.file as usize)),
             }
         }
-        // Numbered as met; numbered again in byte order.
-        let mut order: Vec<(&str, usize)> = names.into_iter().zip(0..).collect();
-        order.sort_unstable();
-        let mut renumbered = vec![0; order.len()];
-        for (new, (_, old)) in order.iter().enumerate() {
-            renumbered[*old] = new;
-        }
-        for def in &mut defs {
-            def.0 = renumbered[def.0];
-        }
-        for used in &mut refs {
-            used.0 = renumbered[used.0];
-        }
-        defs.sort_unstable();
-        refs.sort_unstable();
-        Tags {
-            names: order.into_iter().map(|(name, _)| name).collect(),
-            defs,
-            refs,
-        }
+        Tags { names, defs, refs }
     }
 
     /// The number of `name`, if a tag has it.
@@ -453,7 +492,13 @@ mod tests {
         }
     }
 
-    const NAMES: [&str; 14] = [
+    // Names longer than the 16 bytes `Met` compares as a number, with
+    // those bytes the same, and one that is another with a zero after it.
+    const NAMES: [&str; 18] = [
+        "handle_request_with_timeout",
+        "handle_request_with_retry",
+        "handle_request_w",
+        "a\0",
         "new",
         "run",
         "parse_config",
@@ -469,6 +514,41 @@ mod tests {
         "a",
         "zz",
     ];
+
+    #[test]
+    fn names_are_numbered_in_byte_order() {
+        let files: Vec<FileSymbols> = (0..NAMES.len())
+            .map(|n| {
+                let defs: Vec<&str> = NAMES.iter().cycle().skip(n).take(5).copied().collect();
+                let refs: Vec<&str> = NAMES
+                    .iter()
+                    .rev()
+                    .cycle()
+                    .skip(n * 3)
+                    .take(4)
+                    .copied()
+                    .collect();
+                file(&format!("f{n:02}.rs"), &defs, &refs)
+            })
+            .collect();
+        let tags = super::Tags::of(&files);
+        let mut expected = NAMES.to_vec();
+        expected.sort_unstable();
+        assert_eq!(tags.names, expected);
+        let (mut defs, mut refs) = (Vec::new(), Vec::new());
+        for (index, file) in files.iter().enumerate() {
+            for (tag_index, (tag, name)) in file.tags.named().enumerate() {
+                let number = expected.binary_search(&name).unwrap();
+                match tag.kind {
+                    Kind::Def => defs.push((number, index, tag_index)),
+                    Kind::Ref => refs.push((number, index)),
+                }
+            }
+        }
+        defs.sort_unstable();
+        refs.sort_unstable();
+        assert_eq!((tags.defs, tags.refs), (defs, refs));
+    }
 
     proptest! {
         #![proptest_config(crate::model::sse::test_support::config(64))]

@@ -251,7 +251,7 @@ fn look_at(root: &Path, entry: &DirEntry, known: &KnownFiles) -> Option<Found> {
         true => path.file_name()?.to_str()?.to_owned(),
         false => relative.to_str()?.to_owned(),
     };
-    let known_path = known.files.contains_key(&relative);
+    let kept = known.files.get(&relative);
     let content = Lang::of(&relative)
         .and_then(|lang| {
             let meta = entry.metadata().ok()?;
@@ -259,7 +259,8 @@ fn look_at(root: &Path, entry: &DirEntry, known: &KnownFiles) -> Option<Found> {
                 return None;
             }
             let stamp = Stamp::of(&meta);
-            if let Some(tags) = known.unchanged(&relative, &stamp).and_then(tags::decode) {
+            let unchanged = kept.and_then(|kept| known.unchanged(kept, &stamp));
+            if let Some(tags) = unchanged.and_then(tags::decode) {
                 return Some(Content::Unchanged(tags));
             }
             let bytes = std::fs::read(path)
@@ -275,7 +276,7 @@ fn look_at(root: &Path, entry: &DirEntry, known: &KnownFiles) -> Option<Found> {
     Some(Found {
         path: relative,
         content,
-        known: known_path,
+        known: kept.is_some(),
     })
 }
 
