@@ -105,13 +105,16 @@ struct Links {
     /// Per group: its name, and where its targets and its uses end.
     groups: Vec<(usize, usize, usize)>,
     targets: Vec<usize>,
+    /// Per target, its first definition of the name in [`Tags::defs`].
+    firsts: Vec<usize>,
     /// (from, weight).
     uses: Vec<(usize, f64)>,
 }
 
 impl Links {
-    fn push(&mut self, name: usize, targets: &[usize], uses: &[(usize, f64)]) {
-        self.targets.extend_from_slice(targets);
+    fn push(&mut self, name: usize, targets: &[(usize, usize)], uses: &[(usize, f64)]) {
+        self.targets.extend(targets.iter().map(|(to, _)| *to));
+        self.firsts.extend(targets.iter().map(|(_, first)| *first));
         self.uses.extend_from_slice(uses);
         self.groups
             .push((name, self.targets.len(), self.uses.len()));
@@ -144,12 +147,15 @@ pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
     let out = out_weights(files.len(), &links);
     let ranks = pagerank(&links, &out, &personal);
     let by_path = path_order(files);
-    let mut ranked: Vec<(usize, usize, f64)> = Vec::new();
+    // (file, name, share, its first definition there).
+    let mut ranked: Vec<(usize, usize, f64, usize)> = Vec::new();
+    let mut firsts = links.firsts.iter();
     for (name, targets, uses) in links.each() {
         let share = flow(uses, &ranks, &out);
-        ranked.extend(targets.iter().map(|to| (*to, name, share)));
+        let targets = targets.iter().zip(firsts.by_ref());
+        ranked.extend(targets.map(|(to, first)| (*to, name, share, *first)));
     }
-    ranked.sort_by(|(a, a_name, a_share), (b, b_name, b_share)| {
+    ranked.sort_by(|(a, a_name, a_share, _), (b, b_name, b_share, _)| {
         b_share
             .total_cmp(a_share)
             .then_with(|| by_path[*a].cmp(&by_path[*b]))
@@ -158,9 +164,8 @@ pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut shown = vec![false; files.len()];
     let defs = &tags.defs;
-    for (file, name, _) in ranked {
+    for (file, name, _, first) in ranked {
         shown[file] = true;
-        let first = defs.partition_point(|def| (def.0, def.1) < (name, file));
         let tags = defs[first..]
             .iter()
             .take_while(|def| (def.0, def.1) == (name, file));
@@ -293,7 +298,8 @@ fn out_weights(nodes: usize, links: &Links) -> Vec<f64> {
 fn links(tags: &Tags<'_>, focused: &[bool], focus: &Focus) -> Links {
     let (defs, refs) = (&tags.defs, &tags.refs);
     let mut links = Links::default();
-    let mut targets: Vec<usize> = Vec::new();
+    // (file, its first definition of the name).
+    let mut targets: Vec<(usize, usize)> = Vec::new();
     let mut uses: Vec<(usize, f64)> = Vec::new();
     let mut at = 0;
     let mut used_at = 0;
@@ -301,16 +307,19 @@ fn links(tags: &Tags<'_>, focused: &[bool], focus: &Focus) -> Links {
         let name = defs[at].0;
         let end = at + defs[at..].partition_point(|def| def.0 == name);
         targets.clear();
-        targets.extend(defs[at..end].iter().map(|def| def.1));
-        targets.dedup();
+        for (first, def) in defs.iter().enumerate().take(end).skip(at) {
+            if targets.last().is_none_or(|(to, _)| *to != def.1) {
+                targets.push((def.1, first));
+            }
+        }
         at = end;
         used_at += refs[used_at..].partition_point(|used| used.0 < name);
         let users_end = used_at + refs[used_at..].partition_point(|used| used.0 == name);
         let users = &refs[used_at..users_end];
         used_at = users_end;
         if users.is_empty() {
-            for to in &targets {
-                links.push(name, &[*to], &[(*to, 0.1)]);
+            for target in &targets {
+                links.push(name, &[*target], &[(target.0, 0.1)]);
             }
             continue;
         }
@@ -414,7 +423,7 @@ mod tests {
     fn links(pairs: &[(usize, usize, f64)]) -> Links {
         let mut links = Links::default();
         for (from, to, weight) in pairs {
-            links.push(0, &[*to], &[(*from, *weight)]);
+            links.push(0, &[(*to, 0)], &[(*from, *weight)]);
         }
         links
     }

@@ -96,7 +96,8 @@ pub(super) fn scan_at(
         false => KnownFiles::default(),
     };
     let (mut found, partial) = walk(root, &known, stop)?;
-    found.sort_by(|a, b| a.path.cmp(&b.path));
+    // Each path once: a walk that follows no links meets no file twice.
+    found.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let hits = found.iter().filter(|file| file.known).count();
     let (mut scan, mut learnt, missing) = assemble(found, cache);
     scan.partial = partial;
