@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 
 use super::scan::FileSymbols;
-use super::tags::Kind;
+use super::tags::{Kind, Tag};
 
 const DAMPING: f64 = 0.85;
 const MAX_ITERATIONS: usize = 100;
@@ -46,37 +46,62 @@ pub enum Entry {
     File(usize),
 }
 
-/// The tags of all files by name number: the names in byte order, every
-/// definition (name, file, tag index) and every reference (name, file),
-/// each sorted.
+/// The tags of all files by name number: the names in byte order (each
+/// by a tag that has it, and its [`NameShape`]: the text of a name is read
+/// only where it is asked for), every definition (name, file, tag index)
+/// and every reference (name, file), each sorted.
 struct Tags<'a> {
-    names: Vec<&'a str>,
+    files: &'a [FileSymbols],
+    /// (file, tag index, shape).
+    names: Vec<(u32, u32, NameShape)>,
     defs: Vec<(usize, usize, usize)>,
     refs: Vec<(usize, usize)>,
 }
 
-/// One tag, as [`Tags::of`] sorts them: the first bytes of its name as a
-/// number (big-endian, zeros after a shorter name), the name's length,
-/// and where the tag is.
+/// What a link's weight asks of its name besides the focus, found where
+/// the name is read ([`Tags::push`](super::tags::Tags::push)) rather than
+/// name by name when the links are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NameShape {
+    /// Long and compound (`parse_config`, `ServiceHandle`): says much.
+    pub specific: bool,
+    /// `_hidden`.
+    pub private: bool,
+}
+
+impl NameShape {
+    pub fn of(name: &str) -> NameShape {
+        NameShape {
+            specific: name.len() >= 8
+                && (name.contains('_')
+                    || (name.chars().any(char::is_uppercase)
+                        && name.chars().any(char::is_lowercase))),
+            private: name.starts_with('_'),
+        }
+    }
+}
+
+/// One tag, as [`Tags::of`] sorts them: the first 16 bytes of its name as
+/// a number ([`Tag::name_prefix`]), the name's length, and where the tag
+/// is.
 struct Met {
     prefix: u128,
-    len: usize,
+    len: u32,
     file: u32,
     tag: u32,
     kind: Kind,
+    shape: NameShape,
 }
 
 impl Met {
-    fn new(name: &str, file: usize, tag: usize, kind: Kind) -> Met {
-        let mut first = [0; 16];
-        let head = &name.as_bytes()[..name.len().min(16)];
-        first[..head.len()].copy_from_slice(head);
+    fn new(tag: &Tag, file: usize, index: usize) -> Met {
         Met {
-            prefix: u128::from_be_bytes(first),
-            len: name.len(),
+            prefix: tag.name_prefix(),
+            len: u32::from(tag.name_len()),
             file: u32::try_from(file).unwrap_or(u32::MAX),
-            tag: u32::try_from(tag).unwrap_or(u32::MAX),
-            kind,
+            tag: u32::try_from(index).unwrap_or(u32::MAX),
+            kind: tag.kind,
+            shape: tag.shape,
         }
     }
 
@@ -190,8 +215,8 @@ impl<'a> Tags<'a> {
         let count = files.iter().map(|file| file.tags.len()).sum();
         let mut met: Vec<Met> = Vec::with_capacity(count);
         for (file, symbols) in files.iter().enumerate() {
-            for (tag, (found, name)) in symbols.tags.named().enumerate() {
-                met.push(Met::new(name, file, tag, found.kind));
+            for (index, tag) in symbols.tags.as_slice().iter().enumerate() {
+                met.push(Met::new(tag, file, index));
             }
         }
         let name = |met: &Met| {
@@ -203,13 +228,13 @@ impl<'a> Tags<'a> {
                 .then(a.file.cmp(&b.file))
                 .then(a.tag.cmp(&b.tag))
         });
-        let mut names: Vec<&str> = Vec::new();
+        let mut names = Vec::new();
         let mut defs = Vec::new();
         let mut refs = Vec::new();
         let mut previous: Option<&Met> = None;
         for tag in &met {
             if previous.is_none_or(|previous| previous.by_name(tag, name).is_ne()) {
-                names.push(name(tag));
+                names.push((tag.file, tag.tag, tag.shape));
             }
             previous = Some(tag);
             let number = names.len() - 1;
@@ -218,12 +243,30 @@ impl<'a> Tags<'a> {
                 Kind::Ref => refs.push((number, tag.file as usize)),
             }
         }
-        Tags { names, defs, refs }
+        Tags {
+            files,
+            names,
+            defs,
+            refs,
+        }
+    }
+
+    /// The name numbered `number`.
+    #[cfg(test)]
+    fn name(&self, number: usize) -> &'a str {
+        let (file, tag, _) = self.names[number];
+        let tags = &self.files[file as usize].tags;
+        tags.name(tags.get(tag as usize))
     }
 
     /// The number of `name`, if a tag has it.
     fn number(&self, name: &str) -> Option<usize> {
-        self.names.binary_search(&name).ok()
+        self.names
+            .binary_search_by(|(file, tag, _)| {
+                let tags = &self.files[*file as usize].tags;
+                tags.name(tags.get(*tag as usize)).cmp(name)
+            })
+            .ok()
     }
 }
 
@@ -275,11 +318,17 @@ fn personal(focused: &[bool], tags: &Tags<'_>, focus: &Focus) -> Vec<f64> {
     personal
 }
 
-/// The rank a group passes to each of its targets.
+/// The rank a group passes to each of its targets. Inlined into the
+/// power iteration, which calls it for every group of every iteration.
+#[inline]
 fn flow(uses: &[(usize, f64)], ranks: &[f64], out: &[f64]) -> f64 {
-    uses.iter()
-        .map(|(from, weight)| ranks[*from] * weight / out[*from])
-        .sum()
+    // As `Iterator::sum` adds floats, from -0.0, in a loop the compiler
+    // inlines.
+    let mut sum = -0.0;
+    for (from, weight) in uses {
+        sum += ranks[*from] * weight / out[*from];
+    }
+    sum
 }
 
 /// Each file's weight of links out.
@@ -297,6 +346,12 @@ fn out_weights(nodes: usize, links: &Links) -> Vec<f64> {
 /// uses still links its definer to itself, faintly, so it is ranked.
 fn links(tags: &Tags<'_>, focused: &[bool], focus: &Focus) -> Links {
     let (defs, refs) = (&tags.defs, &tags.refs);
+    let mut mentioned: Vec<usize> = focus
+        .words
+        .iter()
+        .filter_map(|word| tags.number(word))
+        .collect();
+    mentioned.sort_unstable();
     let mut links = Links::default();
     // (file, its first definition of the name).
     let mut targets: Vec<(usize, usize)> = Vec::new();
@@ -323,7 +378,11 @@ fn links(tags: &Tags<'_>, focused: &[bool], focus: &Focus) -> Links {
             }
             continue;
         }
-        let weight = name_weight(tags.names[name], targets.len(), focus);
+        let weight = weight(
+            mentioned.binary_search(&name).is_ok(),
+            tags.names[name].2,
+            targets.len(),
+        );
         uses.clear();
         for run in users.chunk_by(|a, b| a.1 == b.1) {
             let from = run[0].1;
@@ -335,20 +394,24 @@ fn links(tags: &Tags<'_>, focused: &[bool], focus: &Focus) -> Links {
     links
 }
 
-/// How much a link by `name` weighs: more for a name the user wrote and
-/// for a long, specific one; less for a private or very common one.
+/// [`weight`] of `name`, for the tests and the reference ranking.
+#[cfg(test)]
 fn name_weight(name: &str, definers: usize, focus: &Focus) -> f64 {
+    weight(focus.words.contains(name), NameShape::of(name), definers)
+}
+
+/// How much a link by a name weighs: more for a name the user wrote
+/// (`mentioned`) and for a long, specific one; less for a private or very
+/// common one (defined in more than a few files).
+fn weight(mentioned: bool, shape: NameShape, definers: usize) -> f64 {
     let mut weight = 1.0;
-    if focus.words.contains(name) {
+    if mentioned {
         weight *= 10.0;
     }
-    let specific = name.len() >= 8
-        && (name.contains('_')
-            || (name.chars().any(char::is_uppercase) && name.chars().any(char::is_lowercase)));
-    if specific {
+    if shape.specific {
         weight *= 10.0;
     }
-    if name.starts_with('_') {
+    if shape.private {
         weight *= 0.1;
     }
     if definers > COMMON_DEFINERS {
@@ -543,7 +606,8 @@ mod tests {
         let tags = super::Tags::of(&files);
         let mut expected = NAMES.to_vec();
         expected.sort_unstable();
-        assert_eq!(tags.names, expected);
+        let names: Vec<&str> = (0..tags.names.len()).map(|n| tags.name(n)).collect();
+        assert_eq!(names, expected);
         let (mut defs, mut refs) = (Vec::new(), Vec::new());
         for (index, file) in files.iter().enumerate() {
             for (tag_index, (tag, name)) in file.tags.named().enumerate() {

@@ -3,6 +3,7 @@
 //! finds them; and their bytes in the cache.
 
 use super::langs::Lang;
+use super::rank::NameShape;
 
 /// A file larger than this is listed by path, not parsed: it is generated
 /// or data, and would cost more than the rest of the tree.
@@ -26,6 +27,12 @@ pub struct Tag {
     /// 1-based.
     pub line: u32,
     pub kind: Kind,
+    /// The name's first 16 bytes as a big-endian number, zeros after a
+    /// shorter name: the ranking sorts every tag of the tree by name, and
+    /// most names differ there, so it seldom reads their text.
+    prefix: u128,
+    /// What the ranking weighs the name by.
+    pub shape: NameShape,
     start: u32,
     name_len: u16,
     signature_len: u16,
@@ -37,6 +44,19 @@ pub struct Tag {
 pub struct Tags {
     tags: Vec<Tag>,
     text: String,
+}
+
+impl Tag {
+    /// The first 16 bytes of the name as a big-endian number, zeros after
+    /// a shorter one: two names that differ there are in the order of
+    /// their numbers.
+    pub fn name_prefix(&self) -> u128 {
+        self.prefix
+    }
+
+    pub fn name_len(&self) -> u16 {
+        self.name_len
+    }
 }
 
 impl Tags {
@@ -57,9 +77,14 @@ impl Tags {
         }
         let (name, name_len) = cut(name);
         let (signature, signature_len) = cut(signature);
+        let mut first = [0; 16];
+        let head = &name.as_bytes()[..name.len().min(16)];
+        first[..head.len()].copy_from_slice(head);
         self.tags.push(Tag {
             line,
             kind,
+            prefix: u128::from_be_bytes(first),
+            shape: NameShape::of(name),
             start: u32::try_from(self.text.len()).unwrap_or(u32::MAX),
             name_len,
             signature_len,
@@ -97,6 +122,7 @@ impl Tags {
     }
 
     /// Each tag with its name.
+    #[cfg(test)]
     pub fn named(&self) -> impl Iterator<Item = (&Tag, &str)> {
         self.tags.iter().map(|tag| (tag, self.name(tag)))
     }
