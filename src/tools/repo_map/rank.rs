@@ -223,11 +223,19 @@ impl<'a> Tags<'a> {
             let tags = &files[met.file as usize].tags;
             tags.name(tags.get(met.tag as usize))
         };
-        met.sort_unstable_by(|a, b| {
-            a.by_name(b, name)
-                .then(a.file.cmp(&b.file))
-                .then(a.tag.cmp(&b.tag))
-        });
+        // By numbers first; a run of the same first bytes holds more than
+        // one name only where a name is longer or the lengths differ, and
+        // only such a run is put in the order of the names' text.
+        met.sort_unstable_by_key(|met| (met.prefix, met.file, met.tag));
+        for run in met.chunk_by_mut(|a, b| a.prefix == b.prefix) {
+            if run.iter().any(|met| met.len > 16 || met.len != run[0].len) {
+                run.sort_unstable_by(|a, b| {
+                    a.by_name(b, name)
+                        .then(a.file.cmp(&b.file))
+                        .then(a.tag.cmp(&b.tag))
+                });
+            }
+        }
         let mut names = Vec::new();
         let mut defs = Vec::new();
         let mut refs = Vec::new();
