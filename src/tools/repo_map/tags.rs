@@ -21,7 +21,8 @@ pub enum Kind {
 }
 
 /// One name a file defines or refers to; its name and signature are
-/// bytes of its file's [`Tags::text`], the name then the signature.
+/// bytes of one text its file's [`Tags`] keep, the name then the
+/// signature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tag {
     /// 1-based.
@@ -68,8 +69,8 @@ impl Tags {
         }
     }
 
-    /// Adds a tag; a name or signature longer than a `u16` counts is cut
-    /// (at a character's boundary), as the cache would cut it.
+    /// Adds a tag; a name or signature longer than a `u16` can count is
+    /// cut (at a character's boundary), as the cache would cut it.
     pub fn push(&mut self, line: u32, kind: Kind, name: &str, signature: &str) {
         fn cut(text: &str) -> (&str, u16) {
             let at = crate::tools::truncate::floor_boundary(text, usize::from(u16::MAX));
@@ -268,7 +269,8 @@ pub fn decode(mut bytes: &[u8]) -> Option<Tags> {
         let length = u16::from_le_bytes(take(bytes, 2)?.try_into().ok()?);
         std::str::from_utf8(take(bytes, usize::from(length))?).ok()
     }
-    // A tag takes 9 bytes besides its text: this holds them all.
+    // A tag takes 9 bytes besides its name and signature: a guess at the
+    // count that most files stay under, and the text is at most the bytes.
     let mut tags = Tags::with_capacity(bytes.len() / 16, bytes.len());
     while let [kind, rest @ ..] = bytes {
         let kind = match kind {
