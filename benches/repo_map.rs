@@ -17,6 +17,10 @@
 //! median is reported), `REPO_MAP_BENCH_TOKENS` the budget (default 4096),
 //! `REPO_MAP_BENCH_SAVE=DIR` writes every map built to DIR (`cold.txt`,
 //! `warm-N.txt`) so two builds of the code can be compared byte for byte.
+//! `REPO_MAP_BENCH_KEEP=DIR` keeps the generated tree and the cache in DIR
+//! (`tree/`, `state/`) and reuses them when they are there: every build of
+//! a later run is then warm, the first too, and a profiler or an
+//! instruction count over the whole process measures warm builds alone.
 
 // A benchmark's report is what it prints.
 #![allow(clippy::print_stdout)]
@@ -31,13 +35,23 @@ use anyhow::Context;
 
 fn main() -> anyhow::Result<()> {
     let generated = tempfile::tempdir()?;
+    let state = tempfile::tempdir()?;
+    let kept = std::env::var_os("REPO_MAP_BENCH_KEEP").map(PathBuf::from);
+    let (generated, state) = match &kept {
+        Some(dir) => (dir.join("tree"), dir.join("state")),
+        None => (generated.path().to_path_buf(), state.path().to_path_buf()),
+    };
+    let reused = kept.is_some() && state.exists();
     let tree = match std::env::var("REPO_MAP_BENCH_GENERATE") {
         Ok(count) => {
-            generate(
-                generated.path(),
-                count.parse().context("REPO_MAP_BENCH_GENERATE")?,
-            )?;
-            generated.path().to_path_buf()
+            if !reused {
+                std::fs::create_dir_all(&generated)?;
+                generate(
+                    &generated,
+                    count.parse().context("REPO_MAP_BENCH_GENERATE")?,
+                )?;
+            }
+            generated
         }
         Err(_) => match std::env::var_os("REPO_MAP_BENCH_TREE") {
             Some(tree) => PathBuf::from(tree),
@@ -49,8 +63,8 @@ fn main() -> anyhow::Result<()> {
         .with_context(|| format!("tree {}", tree.display()))?;
     let runs: usize = env_number("REPO_MAP_BENCH_RUNS", 9)?;
     let budget: u64 = env_number("REPO_MAP_BENCH_TOKENS", 4096)?;
-    let state = tempfile::tempdir()?;
-    let cache = state.path().join(CACHE_FILE_NAME);
+    std::fs::create_dir_all(&state)?;
+    let cache = state.join(CACHE_FILE_NAME);
     let stop = AtomicBool::new(false);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("tree: {}", tree.display());
@@ -77,9 +91,11 @@ fn main() -> anyhow::Result<()> {
     let cache_bytes = std::fs::metadata(&cache).map_or(0, |meta| meta.len());
     println!("cache: {:.1} MiB", cache_bytes as f64 / 1_048_576.0);
 
-    std::thread::sleep(
-        (RACY_MARGIN + Duration::from_millis(200)).saturating_sub(written.elapsed()),
-    );
+    if !reused {
+        std::thread::sleep(
+            (RACY_MARGIN + Duration::from_millis(200)).saturating_sub(written.elapsed()),
+        );
+    }
     let started = Instant::now();
     let first_focus = Focus {
         paths: BTreeSet::new(),

@@ -7,10 +7,10 @@
 //! so the same input ranks the same, to the bit. Names are numbered once,
 //! in their byte order, and sorted and compared as numbers after.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use super::scan::FileSymbols;
-use super::tags::Kind;
+use super::tags::{Kind, Tag};
 
 const DAMPING: f64 = 0.85;
 const MAX_ITERATIONS: usize = 100;
@@ -46,13 +46,78 @@ pub enum Entry {
     File(usize),
 }
 
-/// The tags of all files by name number: the names in byte order, every
-/// definition (name, file, tag index) and every reference (name, file),
-/// each sorted.
+/// The tags of all files by name number: the names in byte order (each
+/// by a tag that has it, and its [`NameShape`]: the text of a name is read
+/// only where it is asked for), every definition (name, file, tag index)
+/// and every reference (name, file), each sorted.
 struct Tags<'a> {
-    names: Vec<&'a str>,
+    files: &'a [FileSymbols],
+    /// (file, tag index, shape).
+    names: Vec<(u32, u32, NameShape)>,
     defs: Vec<(usize, usize, usize)>,
     refs: Vec<(usize, usize)>,
+}
+
+/// What a link's weight asks of its name besides the focus, found where
+/// the name is read ([`Tags::push`](super::tags::Tags::push)) rather than
+/// name by name when the links are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NameShape {
+    /// Long and compound (`parse_config`, `ServiceHandle`): says much.
+    pub specific: bool,
+    /// `_hidden`.
+    pub private: bool,
+}
+
+impl NameShape {
+    pub fn of(name: &str) -> NameShape {
+        NameShape {
+            specific: name.len() >= 8
+                && (name.contains('_')
+                    || (name.chars().any(char::is_uppercase)
+                        && name.chars().any(char::is_lowercase))),
+            private: name.starts_with('_'),
+        }
+    }
+}
+
+/// One tag, as [`Tags::of`] sorts them: the first 16 bytes of its name as
+/// a number ([`Tag::name_prefix`]), the name's length, and where the tag
+/// is.
+struct Met {
+    prefix: u128,
+    len: u32,
+    file: u32,
+    tag: u32,
+    kind: Kind,
+    shape: NameShape,
+}
+
+impl Met {
+    fn new(tag: &Tag, file: usize, index: usize) -> Met {
+        Met {
+            prefix: tag.name_prefix(),
+            len: u32::from(tag.name_len()),
+            file: u32::try_from(file).unwrap_or(u32::MAX),
+            tag: u32::try_from(index).unwrap_or(u32::MAX),
+            kind: tag.kind,
+            shape: tag.shape,
+        }
+    }
+
+    /// The byte order of the two names. The same first bytes of two
+    /// names of at most 16 bytes make the shorter the lesser (its zeros
+    /// against the other's bytes, or the same name); else `name` gives
+    /// the text to compare.
+    fn by_name<'n>(&self, other: &Met, name: impl Fn(&Met) -> &'n str) -> std::cmp::Ordering {
+        self.prefix.cmp(&other.prefix).then_with(|| {
+            if self.len <= 16 && other.len <= 16 {
+                self.len.cmp(&other.len)
+            } else {
+                name(self).cmp(name(other))
+            }
+        })
+    }
 }
 
 /// The links, group by group, in flat lists. A group is a name and the
@@ -65,13 +130,16 @@ struct Links {
     /// Per group: its name, and where its targets and its uses end.
     groups: Vec<(usize, usize, usize)>,
     targets: Vec<usize>,
+    /// Per target, its first definition of the name in [`Tags::defs`].
+    firsts: Vec<usize>,
     /// (from, weight).
     uses: Vec<(usize, f64)>,
 }
 
 impl Links {
-    fn push(&mut self, name: usize, targets: &[usize], uses: &[(usize, f64)]) {
-        self.targets.extend_from_slice(targets);
+    fn push(&mut self, name: usize, targets: &[(usize, usize)], uses: &[(usize, f64)]) {
+        self.targets.extend(targets.iter().map(|(to, _)| *to));
+        self.firsts.extend(targets.iter().map(|(_, first)| *first));
         self.uses.extend_from_slice(uses);
         self.groups
             .push((name, self.targets.len(), self.uses.len()));
@@ -104,12 +172,15 @@ pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
     let out = out_weights(files.len(), &links);
     let ranks = pagerank(&links, &out, &personal);
     let by_path = path_order(files);
-    let mut ranked: Vec<(usize, usize, f64)> = Vec::new();
+    // (file, name, share, its first definition there).
+    let mut ranked: Vec<(usize, usize, f64, usize)> = Vec::new();
+    let mut firsts = links.firsts.iter();
     for (name, targets, uses) in links.each() {
         let share = flow(uses, &ranks, &out);
-        ranked.extend(targets.iter().map(|to| (*to, name, share)));
+        let targets = targets.iter().zip(firsts.by_ref());
+        ranked.extend(targets.map(|(to, first)| (*to, name, share, *first)));
     }
-    ranked.sort_by(|(a, a_name, a_share), (b, b_name, b_share)| {
+    ranked.sort_by(|(a, a_name, a_share, _), (b, b_name, b_share, _)| {
         b_share
             .total_cmp(a_share)
             .then_with(|| by_path[*a].cmp(&by_path[*b]))
@@ -118,9 +189,8 @@ pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut shown = vec![false; files.len()];
     let defs = &tags.defs;
-    for (file, name, _) in ranked {
+    for (file, name, _, first) in ranked {
         shown[file] = true;
-        let first = defs.partition_point(|def| (def.0, def.1) < (name, file));
         let tags = defs[first..]
             .iter()
             .take_while(|def| (def.0, def.1) == (name, file));
@@ -137,49 +207,74 @@ pub fn rank(files: &[FileSymbols], focus: &Focus) -> Vec<Entry> {
 }
 
 impl<'a> Tags<'a> {
+    /// Every tag sorted once by name (then file, then place in the file),
+    /// and numbered in that order: no table of names, and the sort
+    /// compares the first bytes of two names as one number, going to the
+    /// names' text only where those are the same.
     fn of(files: &'a [FileSymbols]) -> Tags<'a> {
         let count = files.iter().map(|file| file.tags.len()).sum();
-        let mut numbers: HashMap<&str, usize> = HashMap::with_capacity(count);
-        let mut names: Vec<&str> = Vec::new();
-        let mut defs = Vec::new();
-        let mut refs = Vec::new();
-        for (index, file) in files.iter().enumerate() {
-            for (tag_index, tag) in file.tags.iter().enumerate() {
-                let name = *numbers.entry(tag.name.as_str()).or_insert_with(|| {
-                    names.push(tag.name.as_str());
-                    names.len() - 1
-                });
-                match tag.kind {
-                    Kind::Def => defs.push((name, index, tag_index)),
-                    Kind::Ref => refs.push((name, index)),
-                }
+        let mut met: Vec<Met> = Vec::with_capacity(count);
+        for (file, symbols) in files.iter().enumerate() {
+            for (index, tag) in symbols.tags.as_slice().iter().enumerate() {
+                met.push(Met::new(tag, file, index));
             }
         }
-        // Numbered as met; numbered again in byte order.
-        let mut order: Vec<(&str, usize)> = names.into_iter().zip(0..).collect();
-        order.sort_unstable();
-        let mut renumbered = vec![0; order.len()];
-        for (new, (_, old)) in order.iter().enumerate() {
-            renumbered[*old] = new;
+        let name = |met: &Met| {
+            let tags = &files[met.file as usize].tags;
+            tags.name(tags.get(met.tag as usize))
+        };
+        // By numbers first; a run of the same first bytes holds more than
+        // one name only where a name is longer or the lengths differ, and
+        // only such a run is put in the order of the names' text.
+        met.sort_unstable_by_key(|met| (met.prefix, met.file, met.tag));
+        for run in met.chunk_by_mut(|a, b| a.prefix == b.prefix) {
+            if run.iter().any(|met| met.len > 16 || met.len != run[0].len) {
+                run.sort_unstable_by(|a, b| {
+                    a.by_name(b, name)
+                        .then(a.file.cmp(&b.file))
+                        .then(a.tag.cmp(&b.tag))
+                });
+            }
         }
-        for def in &mut defs {
-            def.0 = renumbered[def.0];
+        let mut names = Vec::new();
+        let mut defs = Vec::new();
+        let mut refs = Vec::new();
+        let mut previous: Option<&Met> = None;
+        for tag in &met {
+            if previous.is_none_or(|previous| previous.by_name(tag, name).is_ne()) {
+                names.push((tag.file, tag.tag, tag.shape));
+            }
+            previous = Some(tag);
+            let number = names.len() - 1;
+            match tag.kind {
+                Kind::Def => defs.push((number, tag.file as usize, tag.tag as usize)),
+                Kind::Ref => refs.push((number, tag.file as usize)),
+            }
         }
-        for used in &mut refs {
-            used.0 = renumbered[used.0];
-        }
-        defs.sort_unstable();
-        refs.sort_unstable();
         Tags {
-            names: order.into_iter().map(|(name, _)| name).collect(),
+            files,
+            names,
             defs,
             refs,
         }
     }
 
+    /// The name numbered `number`.
+    #[cfg(test)]
+    fn name(&self, number: usize) -> &'a str {
+        let (file, tag, _) = self.names[number];
+        let tags = &self.files[file as usize].tags;
+        tags.name(tags.get(tag as usize))
+    }
+
     /// The number of `name`, if a tag has it.
     fn number(&self, name: &str) -> Option<usize> {
-        self.names.binary_search(&name).ok()
+        self.names
+            .binary_search_by(|(file, tag, _)| {
+                let tags = &self.files[*file as usize].tags;
+                tags.name(tags.get(*tag as usize)).cmp(name)
+            })
+            .ok()
     }
 }
 
@@ -231,11 +326,17 @@ fn personal(focused: &[bool], tags: &Tags<'_>, focus: &Focus) -> Vec<f64> {
     personal
 }
 
-/// The rank a group passes to each of its targets.
+/// The rank a group passes to each of its targets. Inlined into the
+/// power iteration, which calls it for every group of every iteration.
+#[inline]
 fn flow(uses: &[(usize, f64)], ranks: &[f64], out: &[f64]) -> f64 {
-    uses.iter()
-        .map(|(from, weight)| ranks[*from] * weight / out[*from])
-        .sum()
+    // As `Iterator::sum` adds floats, from -0.0, in a loop the compiler
+    // inlines.
+    let mut sum = -0.0;
+    for (from, weight) in uses {
+        sum += ranks[*from] * weight / out[*from];
+    }
+    sum
 }
 
 /// Each file's weight of links out.
@@ -253,8 +354,15 @@ fn out_weights(nodes: usize, links: &Links) -> Vec<f64> {
 /// uses still links its definer to itself, faintly, so it is ranked.
 fn links(tags: &Tags<'_>, focused: &[bool], focus: &Focus) -> Links {
     let (defs, refs) = (&tags.defs, &tags.refs);
+    let mut mentioned: Vec<usize> = focus
+        .words
+        .iter()
+        .filter_map(|word| tags.number(word))
+        .collect();
+    mentioned.sort_unstable();
     let mut links = Links::default();
-    let mut targets: Vec<usize> = Vec::new();
+    // (file, its first definition of the name).
+    let mut targets: Vec<(usize, usize)> = Vec::new();
     let mut uses: Vec<(usize, f64)> = Vec::new();
     let mut at = 0;
     let mut used_at = 0;
@@ -262,20 +370,27 @@ fn links(tags: &Tags<'_>, focused: &[bool], focus: &Focus) -> Links {
         let name = defs[at].0;
         let end = at + defs[at..].partition_point(|def| def.0 == name);
         targets.clear();
-        targets.extend(defs[at..end].iter().map(|def| def.1));
-        targets.dedup();
+        for (first, def) in defs.iter().enumerate().take(end).skip(at) {
+            if targets.last().is_none_or(|(to, _)| *to != def.1) {
+                targets.push((def.1, first));
+            }
+        }
         at = end;
         used_at += refs[used_at..].partition_point(|used| used.0 < name);
         let users_end = used_at + refs[used_at..].partition_point(|used| used.0 == name);
         let users = &refs[used_at..users_end];
         used_at = users_end;
         if users.is_empty() {
-            for to in &targets {
-                links.push(name, &[*to], &[(*to, 0.1)]);
+            for target in &targets {
+                links.push(name, &[*target], &[(target.0, 0.1)]);
             }
             continue;
         }
-        let weight = name_weight(tags.names[name], targets.len(), focus);
+        let weight = weight(
+            mentioned.binary_search(&name).is_ok(),
+            tags.names[name].2,
+            targets.len(),
+        );
         uses.clear();
         for run in users.chunk_by(|a, b| a.1 == b.1) {
             let from = run[0].1;
@@ -287,20 +402,24 @@ fn links(tags: &Tags<'_>, focused: &[bool], focus: &Focus) -> Links {
     links
 }
 
-/// How much a link by `name` weighs: more for a name the user wrote and
-/// for a long, specific one; less for a private or very common one.
+/// [`weight`] of `name`, for the tests and the reference ranking.
+#[cfg(test)]
 fn name_weight(name: &str, definers: usize, focus: &Focus) -> f64 {
+    weight(focus.words.contains(name), NameShape::of(name), definers)
+}
+
+/// How much a link by a name weighs: more for a name the user wrote
+/// (`mentioned`) and for a long, specific one; less for a private or very
+/// common one (defined in more than a few files).
+fn weight(mentioned: bool, shape: NameShape, definers: usize) -> f64 {
     let mut weight = 1.0;
-    if focus.words.contains(name) {
+    if mentioned {
         weight *= 10.0;
     }
-    let specific = name.len() >= 8
-        && (name.contains('_')
-            || (name.chars().any(char::is_uppercase) && name.chars().any(char::is_lowercase)));
-    if specific {
+    if shape.specific {
         weight *= 10.0;
     }
-    if name.starts_with('_') {
+    if shape.private {
         weight *= 0.1;
     }
     if definers > COMMON_DEFINERS {
@@ -355,22 +474,17 @@ mod reference;
 mod tests {
     use proptest::prelude::*;
 
-    use super::super::tags::Tag;
+    use super::super::tags::Tags;
     use super::*;
 
     fn file(path: &str, defs: &[&str], refs: &[&str]) -> FileSymbols {
-        let tag = |kind, name: &&str, line| Tag {
-            line,
-            kind,
-            name: (*name).to_owned(),
-            signature: format!("def {name}"),
-        };
-        let mut tags: Vec<Tag> = defs
-            .iter()
-            .zip(1..)
-            .map(|(n, l)| tag(Kind::Def, n, l))
-            .collect();
-        tags.extend(refs.iter().zip(100..).map(|(n, l)| tag(Kind::Ref, n, l)));
+        let mut tags = Tags::default();
+        let kinds = [(Kind::Def, defs, 1), (Kind::Ref, refs, 100)];
+        for (kind, names, first_line) in kinds {
+            for (name, line) in names.iter().zip(first_line..) {
+                tags.push(line, kind, name, &format!("def {name}"));
+            }
+        }
         FileSymbols {
             path: path.to_owned(),
             tags,
@@ -380,7 +494,7 @@ mod tests {
     fn links(pairs: &[(usize, usize, f64)]) -> Links {
         let mut links = Links::default();
         for (from, to, weight) in pairs {
-            links.push(0, &[*to], &[(*from, *weight)]);
+            links.push(0, &[(*to, 0)], &[(*from, *weight)]);
         }
         links
     }
@@ -458,7 +572,13 @@ mod tests {
         }
     }
 
-    const NAMES: [&str; 14] = [
+    // Names longer than the 16 bytes `Met` compares as a number, with
+    // those bytes the same, and one that is another with a zero after it.
+    const NAMES: [&str; 18] = [
+        "handle_request_with_timeout",
+        "handle_request_with_retry",
+        "handle_request_w",
+        "a\0",
         "new",
         "run",
         "parse_config",
@@ -474,6 +594,42 @@ mod tests {
         "a",
         "zz",
     ];
+
+    #[test]
+    fn names_are_numbered_in_byte_order() {
+        let files: Vec<FileSymbols> = (0..NAMES.len())
+            .map(|n| {
+                let defs: Vec<&str> = NAMES.iter().cycle().skip(n).take(5).copied().collect();
+                let refs: Vec<&str> = NAMES
+                    .iter()
+                    .rev()
+                    .cycle()
+                    .skip(n * 3)
+                    .take(4)
+                    .copied()
+                    .collect();
+                file(&format!("f{n:02}.rs"), &defs, &refs)
+            })
+            .collect();
+        let tags = super::Tags::of(&files);
+        let mut expected = NAMES.to_vec();
+        expected.sort_unstable();
+        let names: Vec<&str> = (0..tags.names.len()).map(|n| tags.name(n)).collect();
+        assert_eq!(names, expected);
+        let (mut defs, mut refs) = (Vec::new(), Vec::new());
+        for (index, file) in files.iter().enumerate() {
+            for (tag_index, (tag, name)) in file.tags.named().enumerate() {
+                let number = expected.binary_search(&name).unwrap();
+                match tag.kind {
+                    Kind::Def => defs.push((number, index, tag_index)),
+                    Kind::Ref => refs.push((number, index)),
+                }
+            }
+        }
+        defs.sort_unstable();
+        refs.sort_unstable();
+        assert_eq!((tags.defs, tags.refs), (defs, refs));
+    }
 
     proptest! {
         #![proptest_config(crate::model::sse::test_support::config(64))]

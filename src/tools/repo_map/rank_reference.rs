@@ -109,10 +109,10 @@ fn groups<'a>(files: &'a [FileSymbols], focus: &Focus) -> (Defs<'a>, Vec<Group<'
     let mut defs: Defs<'a> = Vec::new();
     let mut refs: Vec<(&str, usize)> = Vec::new();
     for (index, file) in files.iter().enumerate() {
-        for (tag_index, tag) in file.tags.iter().enumerate() {
+        for (tag_index, (tag, name)) in file.tags.named().enumerate() {
             match tag.kind {
-                Kind::Def => defs.push((&tag.name, index, tag_index)),
-                Kind::Ref => refs.push((&tag.name, index)),
+                Kind::Def => defs.push((name, index, tag_index)),
+                Kind::Ref => refs.push((name, index)),
             }
         }
     }

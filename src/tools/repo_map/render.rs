@@ -50,9 +50,10 @@ fn fitting(files: &[FileSymbols], entries: &[Entry], budget: u64, partial: bool)
                 body += 1;
             }
             definitions += 1;
-            let tag = &files[file].tags[tag];
+            let tags = &files[file].tags;
+            let tag = tags.get(tag);
             // `{:>6}: {}\n`.
-            body += digits(tag.line as usize).max(6) + 2 + tag.signature.len() + 1;
+            body += digits(tag.line as usize).max(6) + 2 + tags.signature(tag).len() + 1;
         }
         last.clear();
         last_line(&mut last, shown_files, files.len(), definitions, partial);
@@ -109,13 +110,13 @@ pub fn render(files: &[FileSymbols], entries: &[Entry], partial: bool) -> String
     for file in &order {
         let symbols = &files[*file];
         let tags = &mut lines[*file];
-        tags.sort_by_key(|tag| (symbols.tags[*tag].line, *tag));
+        tags.sort_by_key(|tag| (symbols.tags.get(*tag).line, *tag));
         definitions += tags.len();
         out.push_str(&symbols.path);
         out.push_str(if tags.is_empty() { "\n" } else { ":\n" });
         for tag in tags.iter() {
-            let tag = &symbols.tags[*tag];
-            let _ = writeln!(out, "{:>6}: {}", tag.line, tag.signature);
+            let tag = symbols.tags.get(*tag);
+            let _ = writeln!(out, "{:>6}: {}", tag.line, symbols.tags.signature(tag));
         }
     }
     last_line(&mut out, order.len(), files.len(), definitions, partial);
@@ -124,21 +125,22 @@ pub fn render(files: &[FileSymbols], entries: &[Entry], partial: bool) -> String
 
 #[cfg(test)]
 mod tests {
-    use super::super::tags::{Kind, Tag};
+    use super::super::tags::{Kind, Tags};
     use super::*;
 
     fn files(count: usize) -> (Vec<FileSymbols>, Vec<Entry>) {
         let mut files = Vec::new();
         let mut entries = Vec::new();
         for n in 0..count {
-            let tags = (0..5)
-                .map(|line| Tag {
-                    line: line * 10 + 1,
-                    kind: Kind::Def,
-                    name: format!("item_{n}_{line}"),
-                    signature: format!("pub fn item_{n}_{line}(value: Input) -> Output {{"),
-                })
-                .collect();
+            let mut tags = Tags::default();
+            for line in 0..5 {
+                tags.push(
+                    line * 10 + 1,
+                    Kind::Def,
+                    &format!("item_{n}_{line}"),
+                    &format!("pub fn item_{n}_{line}(value: Input) -> Output {{"),
+                );
+            }
             files.push(FileSymbols {
                 path: format!("src/module_{n:04}.rs"),
                 tags,
@@ -182,10 +184,15 @@ mod tests {
     #[test]
     fn the_counted_length_is_the_rendered_one() {
         let (mut files, mut entries) = files(40);
-        files[3].tags[2].line = 12_345_678;
+        let mut long = Tags::default();
+        for (index, (tag, name)) in files[3].tags.named().enumerate() {
+            let line = if index == 2 { 12_345_678 } else { tag.line };
+            long.push(line, tag.kind, name, files[3].tags.signature(tag));
+        }
+        files[3].tags = long;
         files.push(FileSymbols {
             path: "README.md".to_owned(),
-            tags: Vec::new(),
+            tags: Tags::default(),
         });
         entries.insert(17, Entry::File(40));
         for partial in [false, true] {

@@ -13,7 +13,7 @@ use sha2::Digest;
 use super::cache::{Cache, Key, Learnt, Scope};
 use super::langs::Lang;
 use super::stamp::{self, KnownFiles, Stamp};
-use super::tags::{self, MAX_PARSED_BYTES, Tag};
+use super::tags::{self, MAX_PARSED_BYTES, Tags};
 use crate::tools::search::SearchError;
 use crate::tools::search::walk::Walk;
 
@@ -28,7 +28,7 @@ const TAGS_VERSION: &str = "1";
 pub struct FileSymbols {
     /// Relative to the root, `/`-separated.
     pub path: String,
-    pub tags: Vec<Tag>,
+    pub tags: Tags,
 }
 
 /// What a scan found, and how.
@@ -58,7 +58,7 @@ enum Content {
     /// Not parsed: no known language, or too large.
     Listed,
     /// Its stamp held: the tags of its last scan.
-    Unchanged(Vec<Tag>),
+    Unchanged(Tags),
     /// Read and hashed, with the stamp taken before the read.
     Hashed(Hashed),
 }
@@ -96,7 +96,8 @@ pub(super) fn scan_at(
         false => KnownFiles::default(),
     };
     let (mut found, partial) = walk(root, &known, stop)?;
-    found.sort_by(|a, b| a.path.cmp(&b.path));
+    // Each path once: a walk that follows no links meets no file twice.
+    found.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let hits = found.iter().filter(|file| file.known).count();
     let (mut scan, mut learnt, missing) = assemble(found, cache);
     scan.partial = partial;
@@ -141,7 +142,7 @@ fn assemble(found: Vec<Found>, cache: &mut Cache) -> (Scan, Learnt, Vec<(usize, 
     scan.files.reserve(found.len());
     for (index, file) in found.into_iter().enumerate() {
         let tags = match file.content {
-            Content::Listed => Vec::new(),
+            Content::Listed => Tags::default(),
             Content::Unchanged(tags) => {
                 scan.cached += 1;
                 scan.unread += 1;
@@ -157,7 +158,7 @@ fn assemble(found: Vec<Found>, cache: &mut Cache) -> (Scan, Learnt, Vec<(usize, 
                     tags
                 } else {
                     missing.push((index, hashed));
-                    Vec::new()
+                    Tags::default()
                 }
             }
         };
@@ -251,7 +252,7 @@ fn look_at(root: &Path, entry: &DirEntry, known: &KnownFiles) -> Option<Found> {
         true => path.file_name()?.to_str()?.to_owned(),
         false => relative.to_str()?.to_owned(),
     };
-    let known_path = known.files.contains_key(&relative);
+    let kept = known.files.get(&relative);
     let content = Lang::of(&relative)
         .and_then(|lang| {
             let meta = entry.metadata().ok()?;
@@ -259,7 +260,8 @@ fn look_at(root: &Path, entry: &DirEntry, known: &KnownFiles) -> Option<Found> {
                 return None;
             }
             let stamp = Stamp::of(&meta);
-            if let Some(tags) = known.unchanged(&relative, &stamp).and_then(tags::decode) {
+            let unchanged = kept.and_then(|kept| known.unchanged(kept, &stamp));
+            if let Some(tags) = unchanged.and_then(tags::decode) {
                 return Some(Content::Unchanged(tags));
             }
             let bytes = std::fs::read(path)
@@ -275,7 +277,7 @@ fn look_at(root: &Path, entry: &DirEntry, known: &KnownFiles) -> Option<Found> {
     Some(Found {
         path: relative,
         content,
-        known: known_path,
+        known: kept.is_some(),
     })
 }
 
@@ -308,12 +310,12 @@ fn parse_all(
     files: &[FileSymbols],
     missing: &[(usize, Hashed)],
     stop: &AtomicBool,
-) -> Vec<(usize, Key, Vec<Tag>)> {
+) -> Vec<(usize, Key, Tags)> {
     let next = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(missing.len().max(1));
-    let mut parsed: Vec<(usize, Key, Vec<Tag>)> = std::thread::scope(|scope| {
+    let mut parsed: Vec<(usize, Key, Tags)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {

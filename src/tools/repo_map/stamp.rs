@@ -62,10 +62,9 @@ pub struct KnownFiles {
 }
 
 impl KnownFiles {
-    /// The encoded tags of `path` if what the cache holds of it holds for
-    /// the file stamped `now`.
-    pub fn unchanged(&self, path: &str, now: &Stamp) -> Option<&[u8]> {
-        let known = self.files.get(path)?;
+    /// The encoded tags of `known` (one of [`KnownFiles::files`]) if it
+    /// holds for the file stamped `now`.
+    pub fn unchanged(&self, known: &Known, now: &Stamp) -> Option<&[u8]> {
         match known.holds_for(now) {
             true => self.tags.get(known.tags.clone()?),
             false => None,

@@ -3,6 +3,7 @@
 //! finds them; and their bytes in the cache.
 
 use super::langs::Lang;
+use super::rank::NameShape;
 
 /// A file larger than this is listed by path, not parsed: it is generated
 /// or data, and would cost more than the rest of the tree.
@@ -19,30 +20,128 @@ pub enum Kind {
     Ref,
 }
 
-/// One name a file defines or refers to.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+/// One name a file defines or refers to; its name and signature are
+/// bytes of one text its file's [`Tags`] keep, the name then the
+/// signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tag {
     /// 1-based.
     pub line: u32,
     pub kind: Kind,
-    pub name: String,
+    /// The name's first 16 bytes as a big-endian number, zeros after a
+    /// shorter name: the ranking sorts every tag of the tree by name, and
+    /// most names differ there, so it seldom reads their text.
+    prefix: u128,
+    /// What the ranking weighs the name by.
+    pub shape: NameShape,
+    start: u32,
+    name_len: u16,
+    signature_len: u16,
+}
+
+/// A file's tags, sorted by line, with their names and signatures in one
+/// text: a file read from the cache costs two allocations, not two a tag.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tags {
+    tags: Vec<Tag>,
+    text: String,
+}
+
+impl Tag {
+    /// The first 16 bytes of the name as a big-endian number, zeros after
+    /// a shorter one: two names that differ there are in the order of
+    /// their numbers.
+    pub fn name_prefix(&self) -> u128 {
+        self.prefix
+    }
+
+    pub fn name_len(&self) -> u16 {
+        self.name_len
+    }
+}
+
+impl Tags {
+    /// Room for `tags` tags of `text` bytes in all.
+    pub fn with_capacity(tags: usize, text: usize) -> Tags {
+        Tags {
+            tags: Vec::with_capacity(tags),
+            text: String::with_capacity(text),
+        }
+    }
+
+    /// Adds a tag; a name or signature longer than a `u16` can count is
+    /// cut (at a character's boundary), as the cache would cut it.
+    pub fn push(&mut self, line: u32, kind: Kind, name: &str, signature: &str) {
+        fn cut(text: &str) -> (&str, u16) {
+            let at = crate::tools::truncate::floor_boundary(text, usize::from(u16::MAX));
+            (&text[..at], u16::try_from(at).unwrap_or(u16::MAX))
+        }
+        let (name, name_len) = cut(name);
+        let (signature, signature_len) = cut(signature);
+        let mut first = [0; 16];
+        let head = &name.as_bytes()[..name.len().min(16)];
+        first[..head.len()].copy_from_slice(head);
+        self.tags.push(Tag {
+            line,
+            kind,
+            prefix: u128::from_be_bytes(first),
+            shape: NameShape::of(name),
+            start: u32::try_from(self.text.len()).unwrap_or(u32::MAX),
+            name_len,
+            signature_len,
+        });
+        self.text.push_str(name);
+        self.text.push_str(signature);
+    }
+
+    pub fn as_slice(&self) -> &[Tag] {
+        &self.tags
+    }
+
+    pub fn len(&self) -> usize {
+        self.tags.len()
+    }
+
+    /// The tag at `index`; panics past the end, as a slice does.
+    pub fn get(&self, index: usize) -> &Tag {
+        &self.tags[index]
+    }
+
+    pub fn name(&self, tag: &Tag) -> &str {
+        let start = tag.start as usize;
+        self.text
+            .get(start..start + usize::from(tag.name_len))
+            .unwrap_or("")
+    }
+
     /// The definition's first line, trimmed; empty for a reference.
-    pub signature: String,
+    pub fn signature(&self, tag: &Tag) -> &str {
+        let start = tag.start as usize + usize::from(tag.name_len);
+        self.text
+            .get(start..start + usize::from(tag.signature_len))
+            .unwrap_or("")
+    }
+
+    /// Each tag with its name.
+    #[cfg(test)]
+    pub fn named(&self) -> impl Iterator<Item = (&Tag, &str)> {
+        self.tags.iter().map(|tag| (tag, self.name(tag)))
+    }
 }
 
 /// The tags of `text` in `lang`, sorted by line, each once.
 #[cfg(feature = "repo-map")]
-pub fn extract(lang: Lang, text: &[u8]) -> Vec<Tag> {
+pub fn extract(lang: Lang, text: &[u8]) -> Tags {
     use tree_sitter::StreamingIterator;
     let Some(query) = query(lang) else {
-        return Vec::new();
+        return Tags::default();
     };
     let mut parser = tree_sitter::Parser::new();
     if parser.set_language(&super::langs::language(lang)).is_err() {
-        return Vec::new();
+        return Tags::default();
     }
     let Some(tree) = parser.parse(text, None) else {
-        return Vec::new();
+        return Tags::default();
     };
     let names = query.capture_names();
     let mut cursor = tree_sitter::QueryCursor::new();
@@ -71,25 +170,30 @@ pub fn extract(lang: Lang, text: &[u8]) -> Vec<Tag> {
             continue;
         }
         let row = node.start_position().row;
-        tags.push(Tag {
-            line: u32::try_from(row + 1).unwrap_or(u32::MAX),
+        tags.push((
+            u32::try_from(row + 1).unwrap_or(u32::MAX),
             kind,
-            name: name.to_owned(),
-            signature: match kind {
+            name,
+            match kind {
                 Kind::Def => signature(text, node.start_byte()),
                 Kind::Ref => String::new(),
             },
-        });
+        ));
     }
     tags.sort();
-    tags.dedup_by(|a, b| a.line == b.line && a.kind == b.kind && a.name == b.name);
-    tags
+    tags.dedup_by(|a, b| (a.0, a.1, a.2) == (b.0, b.1, b.2));
+    let bytes = tags.iter().map(|tag| tag.2.len() + tag.3.len()).sum();
+    let mut found = Tags::with_capacity(tags.len(), bytes);
+    for (line, kind, name, signature) in &tags {
+        found.push(*line, *kind, name, signature);
+    }
+    found
 }
 
 /// Without the grammars no file has tags.
 #[cfg(not(feature = "repo-map"))]
-pub fn extract(_lang: Lang, _text: &[u8]) -> Vec<Tag> {
-    Vec::new()
+pub fn extract(_lang: Lang, _text: &[u8]) -> Tags {
+    Tags::default()
 }
 
 /// Each language's query, compiled once for the process; `None` if it
@@ -136,15 +240,15 @@ fn signature(text: &[u8], start: usize) -> String {
 
 /// The tags as the cache keeps them: per tag its kind, line, and the
 /// name and signature with their lengths.
-pub fn encode(tags: &[Tag]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(tags.len() * 24);
-    for tag in tags {
+pub fn encode(tags: &Tags) -> Vec<u8> {
+    let mut out = Vec::with_capacity(tags.len() * 9 + tags.text.len());
+    for tag in tags.as_slice() {
         out.push(match tag.kind {
             Kind::Def => 0,
             Kind::Ref => 1,
         });
         out.extend_from_slice(&tag.line.to_le_bytes());
-        for text in [&tag.name, &tag.signature] {
+        for text in [tags.name(tag), tags.signature(tag)] {
             let length = u16::try_from(text.len()).unwrap_or(u16::MAX);
             out.extend_from_slice(&length.to_le_bytes());
             out.extend_from_slice(&text.as_bytes()[..usize::from(length)]);
@@ -153,34 +257,32 @@ pub fn encode(tags: &[Tag]) -> Vec<u8> {
     out
 }
 
-/// The tags [`encode`] wrote; `None` for bytes it did not write.
-pub fn decode(mut bytes: &[u8]) -> Option<Vec<Tag>> {
+/// The tags [`encode`] wrote; `None` for bytes it did not write. Every
+/// name and signature is checked here, so what is kept is text.
+pub fn decode(mut bytes: &[u8]) -> Option<Tags> {
     fn take<'a>(bytes: &mut &'a [u8], count: usize) -> Option<&'a [u8]> {
         let (head, rest) = bytes.split_at_checked(count)?;
         *bytes = rest;
         Some(head)
     }
-    fn text(bytes: &mut &[u8]) -> Option<String> {
+    fn text<'a>(bytes: &mut &'a [u8]) -> Option<&'a str> {
         let length = u16::from_le_bytes(take(bytes, 2)?.try_into().ok()?);
-        let raw = take(bytes, usize::from(length))?;
-        String::from_utf8(raw.to_vec()).ok()
+        std::str::from_utf8(take(bytes, usize::from(length))?).ok()
     }
-    let mut tags = Vec::new();
-    while !bytes.is_empty() {
-        let kind = match take(&mut bytes, 1)?[0] {
+    // A tag takes 9 bytes besides its name and signature: a guess at the
+    // count that most files stay under, and the text is at most the bytes.
+    let mut tags = Tags::with_capacity(bytes.len() / 16, bytes.len());
+    while let [kind, rest @ ..] = bytes {
+        let kind = match kind {
             0 => Kind::Def,
             1 => Kind::Ref,
             _ => return None,
         };
+        bytes = rest;
         let line = u32::from_le_bytes(take(&mut bytes, 4)?.try_into().ok()?);
         let name = text(&mut bytes)?;
         let signature = text(&mut bytes)?;
-        tags.push(Tag {
-            line,
-            kind,
-            name,
-            signature,
-        });
+        tags.push(line, kind, name, signature);
     }
     Some(tags)
 }
@@ -191,21 +293,22 @@ mod tests {
 
     #[test]
     fn tags_survive_the_cache_bytes_and_garbage_is_refused() {
-        let tags = vec![
-            Tag {
-                line: 3,
-                kind: Kind::Def,
-                name: "parse".into(),
-                signature: "pub fn parse(x: &str) -> Ast {".into(),
-            },
-            Tag {
-                line: 9,
-                kind: Kind::Ref,
-                name: "Ast".into(),
-                signature: String::new(),
-            },
-        ];
-        assert_eq!(decode(&encode(&tags)), Some(tags));
+        let mut tags = Tags::default();
+        tags.push(3, Kind::Def, "parse", "pub fn parse(x: &str) -> Ast {");
+        tags.push(9, Kind::Ref, "Ast", "");
+        let decoded = decode(&encode(&tags)).unwrap();
+        assert_eq!(decoded, tags);
+        let read: Vec<_> = decoded
+            .named()
+            .map(|(tag, name)| (tag.line, tag.kind, name, decoded.signature(tag)))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                (3, Kind::Def, "parse", "pub fn parse(x: &str) -> Ast {"),
+                (9, Kind::Ref, "Ast", "")
+            ]
+        );
         assert_eq!(decode(&[7, 0, 0]), None);
         assert_eq!(decode(&[0, 1, 0, 0, 0, 9, 0, b'x']), None);
     }
@@ -287,8 +390,10 @@ mod tests {
         ];
         for (lang, text, def, reference) in cases {
             let tags = extract(lang, text.as_bytes());
-            let has =
-                |kind, name: &str| tags.iter().any(|tag| tag.kind == kind && tag.name == name);
+            let has = |kind, name: &str| {
+                tags.named()
+                    .any(|(tag, found)| tag.kind == kind && found == name)
+            };
             assert!(has(Kind::Def, def), "{lang:?}: {tags:?}");
             assert!(has(Kind::Ref, reference), "{lang:?}: {tags:?}");
         }

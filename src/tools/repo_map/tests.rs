@@ -129,7 +129,7 @@ fn scan_at(root: &Path, cache: &Path, seen_ns: i64) -> scan::Scan {
 
 fn names(scan: &scan::Scan, path: &str) -> Vec<String> {
     let file = scan.files.iter().find(|file| file.path == path).unwrap();
-    file.tags.iter().map(|tag| tag.name.clone()).collect()
+    file.tags.named().map(|(_, name)| name.to_owned()).collect()
 }
 
 /// Makes the cache's stamp of `path` what the file's is now, its content
@@ -187,8 +187,9 @@ fn an_unchanged_file_is_not_read_once_its_stamp_is_old_enough() {
         .files
         .iter()
         .find(|file| file.path == "store/cache.py");
+    let tags = &file.unwrap().tags;
     assert_eq!(
-        file.unwrap().tags[0].signature,
+        tags.signature(tags.get(0)),
         "def cache_lookup(key, default):"
     );
 }
