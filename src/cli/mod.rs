@@ -289,8 +289,6 @@ pub fn main() -> ExitCode {
         token_hidden: hidden_env::environ_is_clean(&secret_names) && hidden_env::forbid_dumps(),
         subreaper: tools::procs::become_subreaper(),
     };
-    // After the environment block is rewritten: the thread reads it.
-    warm_up_walks();
     let runtime = match runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
@@ -384,19 +382,6 @@ async fn run(prepared: start::Prepared) -> u8 {
     dispatcher.abort();
     let _ = std::fs::remove_file(&socket);
     reason.exit_code()
-}
-
-/// Every walk of the work dir (checkpoints, search, the repository map)
-/// looks up git's global excludes file, and `ignore` compiles the regex
-/// that reads it from the git config on its first use, under a lock: 1.5
-/// M instructions, a fifth of a short turn's CPU, before the first
-/// checkpoint of every process. Here it is paid on a thread of its own
-/// while the session starts; a walk that comes first waits for it, never
-/// pays twice.
-fn warm_up_walks() {
-    let _ = std::thread::Builder::new()
-        .name("walk-warm-up".to_owned())
-        .spawn(ignore::gitignore::gitconfig_excludes_path);
 }
 
 /// The async runtime the agent and its subcommands run on: one thread.

@@ -234,6 +234,7 @@ impl Session {
         self.report_mcp();
         self.report_skill_problems();
         if !matches!(resumed, Some(Err(_))) {
+            tools::warm_up_walks();
             self.start_login_env();
         }
         let reason = match resumed {
