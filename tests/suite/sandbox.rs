@@ -614,3 +614,54 @@ fn a_command_cannot_install_a_skill() {
         assert!(!skills.join("evil/SKILL.md").exists());
     }
 }
+
+/// The login profile runs before any command, started by the session
+/// itself (now once the fence is built, fenced in its own process, or
+/// through the trampoline): a profile someone planted in the sandbox is
+/// confined as a command is. It forges the journal, makes a folder in the
+/// state folder and, in plan mode, writes the work dir; none of it lands.
+#[test]
+fn the_login_profile_is_confined_as_a_command_is() {
+    for mode in ["normal", "plan"] {
+        let env = TestEnv::offline();
+        let state = env.state_dir();
+        std::fs::write(
+            env.root.path().join("home/.bash_profile"),
+            format!(
+                "for f in {state}/sessions/*/journal.jsonl; do echo forged >> \"$f\" && export WROTE_JOURNAL=yes; done\n\
+                 mkdir {state}/sessions/forged && export WROTE_STATE=yes\n\
+                 echo x > {work}/from-profile && export WROTE_WORK=yes\n\
+                 export LOGIN_MARKER=from-profile\n",
+                state = state.display(),
+                work = env.work.display()
+            ),
+        )
+        .unwrap();
+        let run = env.run_commands(
+            &["echo marker=$LOGIN_MARKER journal=${WROTE_JOURNAL:-no} state=${WROTE_STATE:-no} work=${WROTE_WORK:-no}"],
+            &["--mode", mode],
+        );
+        assert!(
+            landlock_abi(&run).is_some(),
+            "this kernel has no Landlock: the confinement cannot be shown here"
+        );
+        let output = &outputs(&run)[0];
+        let work = if mode == "plan" { "no" } else { "yes" };
+        assert!(
+            output.starts_with(&format!(
+                "marker=from-profile journal=no state=no work={work}"
+            )),
+            "{mode}: {output}"
+        );
+        let session = std::fs::read_dir(state.join("sessions"))
+            .unwrap()
+            .flatten()
+            .next()
+            .unwrap()
+            .path();
+        let journal = std::fs::read_to_string(session.join("journal.jsonl")).unwrap();
+        assert!(!journal.contains("forged\n"), "{mode}");
+        assert!(!state.join("sessions/forged").exists(), "{mode}");
+        assert_eq!(env.work.join("from-profile").exists(), mode == "normal");
+    }
+}
