@@ -230,18 +230,24 @@ mod tests {
         })
     }
 
+    /// This machine's sandbox, which must have Landlock, and a folder to
+    /// fence.
+    fn landlock_sandbox() -> (Sandbox, tempfile::TempDir) {
+        let sandbox = Sandbox::probe();
+        assert!(
+            sandbox.landlock_abi.is_some(),
+            "this kernel has no Landlock: the fence cannot be shown here"
+        );
+        (sandbox, tempfile::tempdir().unwrap())
+    }
+
     /// A file made above the state folder after a command ran is granted
     /// to the next command, as the trampoline, which looks every time,
     /// granted it; the state folder stays fenced; nothing changed, the
     /// ruleset is not built again.
     #[test]
     fn the_fence_follows_the_folders_it_names() {
-        let sandbox = Sandbox::probe();
-        assert!(
-            sandbox.landlock_abi.is_some(),
-            "this kernel has no Landlock: the fence cannot be shown here"
-        );
-        let root = tempfile::tempdir().unwrap();
+        let (sandbox, root) = landlock_sandbox();
         let base = root.path().canonicalize().unwrap();
         std::fs::create_dir_all(base.join("home/state")).unwrap();
         std::fs::write(base.join("home/old"), "").unwrap();
@@ -290,12 +296,7 @@ mod tests {
     /// (it then takes the trampoline), and builds nothing itself.
     #[test]
     fn a_command_that_cannot_wait_builds_no_ruleset() {
-        let sandbox = Sandbox::probe();
-        assert!(
-            sandbox.landlock_abi.is_some(),
-            "this kernel has no Landlock: the fence cannot be shown here"
-        );
-        let root = tempfile::tempdir().unwrap();
+        let (sandbox, root) = landlock_sandbox();
         let base = root.path().canonicalize().unwrap();
         std::fs::create_dir_all(base.join("state")).unwrap();
         let policy = Policy::Protect {
