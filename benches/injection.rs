@@ -5,7 +5,9 @@
 //! class of benign texts (the committed corpus, this repository's own
 //! files, and the cargo registry's READMEs and changelogs where the
 //! machine has them), the rules that fired, every miss and every false
-//! positive (`INJECTION_BENCH_LIST=all` for more than 40 of each), and
+//! positive (`INJECTION_BENCH_LIST=all` for more than 40 of each; a new
+//! blind set in `INJECTION_BENCH_EXTRA=DIR`, its `injected.txt` and
+//! `benign.txt`, is measured apart), and
 //! the time the detector takes. The figures go in docs/benchmarks.md.
 
 // A benchmark's report is what it prints.
@@ -55,6 +57,13 @@ fn main() {
     let (fresh_missed, _) = report(&fresh_injected, "fresh injected", 0.0, true);
     let (fresh_flagged, _) = report(&fresh_benign, "fresh benign", 0.0, false);
     report(&hard, "about injections", 0.0, false);
+    // A new blind set, measured once before it joins the corpus.
+    let extra = std::env::var_os("INJECTION_BENCH_EXTRA").map(|dir| blind_set(Path::new(&dir)));
+    if let Some((injected, benign)) = &extra {
+        println!("The set in INJECTION_BENCH_EXTRA:");
+        report(injected, "extra injected", 0.0, true);
+        report(benign, "extra benign", 0.0, false);
+    }
 
     println!("\nRules that fired on injected texts:");
     for (rule, count) in &fired {
@@ -86,10 +95,41 @@ fn main() {
     for sample in fresh_missed.iter().take(limit) {
         println!("  {}: {}", sample.name, first_line(&sample.text));
     }
+    if let Some((injected, benign)) = &extra {
+        println!("\nExtra injected texts not flagged:");
+        for sample in injected.iter().filter(|s| detect(&s.text).is_empty()) {
+            println!("  {}: {}", sample.name, first_line(&sample.text));
+        }
+        println!("\nExtra benign texts flagged:");
+        for sample in benign {
+            for flag in detect(&sample.text) {
+                println!("  {} [{}]: {}", sample.name, flag.rule, flag.excerpt);
+            }
+        }
+    }
     speed(&benign, compile);
     if std::env::var_os("INJECTION_BENCH_PATTERNS").is_some() {
         slowest_patterns(&benign);
     }
+}
+
+/// `injected.txt` and `benign.txt` of `dir`, in the corpus's format.
+fn blind_set(dir: &Path) -> (Vec<Sample>, Vec<Sample>) {
+    let read = |class: &str| -> Vec<Sample> {
+        let file = dir.join(format!("{class}.txt"));
+        let text = std::fs::read_to_string(&file)
+            .unwrap_or_else(|err| panic!("{}: {err}", file.display()));
+        corpus::split(&text)
+            .into_iter()
+            .enumerate()
+            .map(|(number, text)| Sample {
+                class: format!("extra/{class}"),
+                name: format!("{class}.txt #{}", number + 1),
+                text,
+            })
+            .collect()
+    };
+    (read("injected"), read("benign"))
 }
 
 /// Each pattern alone over the benign texts, the slowest first: where to

@@ -334,10 +334,14 @@ impl Session {
         self.mcp.stop_all();
         self.debugger.stop();
         tools::procs::kill_all_descendants();
-        self.config.exec.clean_up();
+        let cleaning = self.config.exec.clean_up();
         // `session-end` tells the proxy it may stop the sandbox: every
         // checkpoint announced must be on the disk by then.
-        if !self.checkpointer.wait_durable(DURABLE_WAIT) {
+        let durable = self.checkpointer.wait_durable(DURABLE_WAIT);
+        if let Some(cleaning) = cleaning {
+            let _ = cleaning.join();
+        }
+        if !durable {
             self.events.emit(Event::warning(
                 ErrorCode::CheckpointSyncSlow,
                 format!(

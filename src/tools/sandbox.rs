@@ -34,8 +34,10 @@ use rustix::fs::{FileType, Mode, OFlags};
 use serde::{Deserialize, Serialize};
 
 mod fence;
+mod private_tmp;
 
 pub use fence::Wait;
+pub use private_tmp::PrivateTmp;
 
 /// `argv[1]` that turns the binary into the trampoline. Never shown to
 /// people: clap does not know it, and it only ever restricts.

@@ -665,3 +665,94 @@ fn the_login_profile_is_confined_as_a_command_is() {
         assert_eq!(env.work.join("from-profile").exists(), mode == "normal");
     }
 }
+
+fn private_temp_folders(base: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(base)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("agent-tmp-"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A killed agent cannot remove its private temp folder; the next agent
+/// that fences commands removes it (each such folder would cost every
+/// fenced command one more Landlock rule), and never a living agent's.
+#[test]
+fn the_temp_folder_of_a_killed_agent_is_swept_by_the_next_one() {
+    let env = TestEnv::offline();
+    // The state folder lies below the temp folder: commands get a private
+    // one, as in plan mode.
+    let tmp = env.root.path().to_str().unwrap().to_owned();
+    let script = env.script(json!({"turns": [
+        {"tool_calls": exec_calls(&["echo \"$TMPDIR\" > killed.tmpdir; sleep 30"])},
+        {"text": "done"}
+    ]}));
+    let mut command = env.script_command(&script, "go", &[]);
+    command.env("TMPDIR", &tmp);
+    let mut killed = super::Running::spawn(command);
+    let session = killed.wait_for_type("session-start");
+    assert!(
+        session["sandbox"]["landlock_abi"].as_u64().is_some(),
+        "this kernel has no Landlock: commands get no private temp folder here"
+    );
+    let named = env.work.join("killed.tmpdir");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::fs::read_to_string(&named).map_or(true, |text| !text.ends_with('\n')) {
+        assert!(Instant::now() < deadline, "the command never ran");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = std::fs::read_to_string(&named).unwrap().trim().to_owned();
+    assert!(left.contains("agent-tmp-"), "{left}");
+    killed.child.kill().unwrap();
+    killed.child.wait().unwrap();
+    assert!(
+        Path::new(&left).is_dir(),
+        "SIGKILL leaves the folder behind"
+    );
+
+    // A living agent's folder is left alone by a sweep.
+    let living = env.script(json!({"turns": [
+        {"tool_calls": exec_calls(&["echo \"$TMPDIR\" > living.tmpdir; sleep 30"])},
+        {"text": "done"}
+    ]}));
+    let mut command = env.script_command(&living, "go", &["--session-id", "living"]);
+    command.env("TMPDIR", &tmp);
+    let mut alive = super::Running::spawn(command);
+    let named = env.work.join("living.tmpdir");
+    while std::fs::read_to_string(&named).map_or(true, |text| !text.ends_with('\n')) {
+        assert!(
+            Instant::now() < deadline,
+            "the living agent's command never ran"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let theirs = std::fs::read_to_string(&named).unwrap().trim().to_owned();
+    assert!(
+        !Path::new(&left).exists(),
+        "the killed agent's folder was swept"
+    );
+
+    // Another agent starts while it lives.
+    let third = env.script(json!({"turns": [
+        {"tool_calls": exec_calls(&["true"])},
+        {"text": "done"}
+    ]}));
+    let mut command = env.script_command(&third, "third", &["--session-id", "third"]);
+    command.env("TMPDIR", &tmp);
+    let run = super::Running::spawn(command).finish();
+    assert_eq!(run.exit_reason(), "completed");
+    assert!(
+        Path::new(&theirs).is_dir(),
+        "a living agent's folder is kept"
+    );
+    alive.send(r#"{"type":"cancel"}"#);
+    alive.finish();
+    assert_eq!(
+        private_temp_folders(env.root.path()),
+        Vec::<String>::new(),
+        "each session removes its own folder"
+    );
+}

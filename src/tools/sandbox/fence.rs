@@ -125,6 +125,9 @@ impl Sandbox {
         std::thread::Builder::new()
             .name("sandbox-fence".to_owned())
             .spawn(move || {
+                // Before the build: each folder a killed agent left in the
+                // temp folder would be one more rule in every ruleset.
+                super::private_tmp::sweep(&std::env::temp_dir());
                 fences.ruleset(&policy, Wait::Build);
                 let _ = done.send(());
             })
