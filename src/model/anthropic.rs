@@ -4,11 +4,33 @@
 use serde_json::{Value, json};
 
 use super::error::{error_message, excerpt, looks_like_context_overflow};
-use super::{Image, Message, ModelError, ModelRequest, StreamItem, Usage};
+use super::{Image, Message, ModelError, ModelRequest, StreamItem, ToolSpec, Usage};
 
 pub const API_VERSION: &str = "2023-06-01";
 
-pub fn request_body(request: &ModelRequest<'_>) -> Value {
+/// The request's JSON: the body, and the tools serialised once per offer
+/// (`ToolSet::json`) spliced in as its last member, the bytes
+/// `serde_json` would write for the whole.
+pub fn request_json(request: &ModelRequest<'_>) -> String {
+    super::with_tools(
+        &request_body(request),
+        request.tools.json(super::WireFormat::Anthropic),
+    )
+}
+
+/// The `tools` array of a Messages request.
+pub fn tools_json(tools: &[ToolSpec]) -> String {
+    let tools: Vec<Value> = tools
+        .iter()
+        .map(|tool| {
+            json!({"name": tool.name, "description": tool.description, "input_schema": tool.parameters})
+        })
+        .collect();
+    Value::from(tools).to_string()
+}
+
+/// The body but its tools (see [`request_json`]).
+fn request_body(request: &ModelRequest<'_>) -> Value {
     let mut system = Vec::new();
     let mut messages: Vec<Value> = Vec::new();
     for message in request.messages {
@@ -75,15 +97,6 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
     }
     if let Some(temperature) = request.temperature {
         body["temperature"] = Value::from(temperature);
-    }
-    if !request.tools.is_empty() {
-        body["tools"] = request
-            .tools
-            .iter()
-            .map(|tool| {
-                json!({"name": tool.name, "description": tool.description, "input_schema": tool.parameters})
-            })
-            .collect();
     }
     mark_cache_breakpoints(&mut body);
     body
@@ -378,14 +391,16 @@ mod tests {
                 images: Vec::new(),
             },
         ];
-        let body = request_body(&ModelRequest {
+        let json = request_json(&ModelRequest {
             model_id: "claude",
             messages: &messages,
-            tools: &[],
+            tools: &crate::model::ToolSet::default(),
             max_output_tokens: 64,
             temperature: None,
             cache_key: None,
         });
+        let body: Value = serde_json::from_str(&json).unwrap();
+        assert!(body.get("tools").is_none(), "no tools, no member");
         assert_eq!(body["system"][0]["text"], "sys");
         let sent = body["messages"].as_array().unwrap();
         assert_eq!(sent.len(), 3);

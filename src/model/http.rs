@@ -81,15 +81,15 @@ impl HttpModel {
         sink: &mut dyn StreamSink,
     ) -> Result<(), ModelError> {
         let (path, body) = match self.format {
-            WireFormat::OpenAi => ("chat/completions", openai::request_body(request)),
-            WireFormat::Anthropic => ("messages", anthropic::request_body(request)),
+            WireFormat::OpenAi => ("chat/completions", openai::request_json(request)),
+            WireFormat::Anthropic => ("messages", anthropic::request_json(request)),
         };
         let mut http = self
             .client
             .post(format!("{}/{path}", self.base_url))
             .header(ACCEPT, "text/event-stream")
             .header(CONTENT_TYPE, "application/json")
-            .body(body.to_string());
+            .body(body);
         match self.format {
             WireFormat::OpenAi => {
                 if let Some(key) = &self.api_key {

@@ -75,6 +75,73 @@ pub struct ToolSpec {
     pub parameters: Value,
 }
 
+/// The tools of a request, with what every request of the same offer
+/// would compute again: their JSON in each wire format and their size.
+/// The same offer is the same value from one iteration to the next, so a
+/// request serialises its tools once, not every iteration (they are most
+/// of a short session's request).
+#[derive(Debug, Default)]
+pub struct ToolSet {
+    specs: Vec<ToolSpec>,
+    openai: std::sync::OnceLock<String>,
+    anthropic: std::sync::OnceLock<String>,
+    bytes: std::sync::OnceLock<usize>,
+}
+
+impl ToolSet {
+    pub fn new(specs: Vec<ToolSpec>) -> Self {
+        ToolSet {
+            specs,
+            ..ToolSet::default()
+        }
+    }
+
+    /// The `tools` array of a request in `format`.
+    pub fn json(&self, format: WireFormat) -> &str {
+        match format {
+            WireFormat::OpenAi => self.openai.get_or_init(|| openai::tools_json(&self.specs)),
+            WireFormat::Anthropic => self
+                .anthropic
+                .get_or_init(|| anthropic::tools_json(&self.specs)),
+        }
+    }
+
+    /// Names, descriptions and schemas, in bytes (the token estimate's).
+    pub fn bytes(&self) -> usize {
+        *self.bytes.get_or_init(|| {
+            self.specs
+                .iter()
+                .map(|tool| {
+                    tool.name.len() + tool.description.len() + tool.parameters.to_string().len()
+                })
+                .sum()
+        })
+    }
+}
+
+/// `body` serialised, with `"tools":` `tools` as its last member when
+/// there are tools (an empty list is left out, as the providers want).
+fn with_tools(body: &Value, tools: &str) -> String {
+    let mut json = body.to_string();
+    if tools != "[]" && json.ends_with('}') {
+        json.pop();
+        if !json.ends_with('{') {
+            json.push(',');
+        }
+        json.push_str("\"tools\":");
+        json.push_str(tools);
+        json.push('}');
+    }
+    json
+}
+
+impl std::ops::Deref for ToolSet {
+    type Target = [ToolSpec];
+    fn deref(&self) -> &[ToolSpec] {
+        &self.specs
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
     /// All input tokens, cached ones included.
@@ -108,7 +175,7 @@ pub enum StreamItem {
 pub struct ModelRequest<'a> {
     pub model_id: &'a str,
     pub messages: &'a [Message],
-    pub tools: &'a [ToolSpec],
+    pub tools: &'a ToolSet,
     pub max_output_tokens: u32,
     pub temperature: Option<f32>,
     /// The same for every request of a session, so a provider that routes
@@ -156,5 +223,47 @@ impl ModelClient {
             ModelClient::Http(model) => model.complete(request, sink).await,
             ModelClient::Scripted(model) => model.complete(request, sink).await,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The tools spliced into a body's JSON are the bytes `serde_json`
+    /// writes for the body holding them as its last member, in both
+    /// formats; no tools, no member.
+    #[test]
+    fn spliced_tools_are_the_bytes_of_the_whole() {
+        let tools = ToolSet::new(vec![
+            ToolSpec {
+                name: "exec".into(),
+                description: "run \"it\"\n".into(),
+                parameters: json!({"type": "object", "properties": {"command": {"type": "string"}}}),
+            },
+            ToolSpec {
+                name: "mcp__x__y".into(),
+                description: "ü".into(),
+                parameters: json!({}),
+            },
+        ]);
+        for format in [WireFormat::OpenAi, WireFormat::Anthropic] {
+            for body in [json!({"model": "m", "messages": [{"a": "}"}]}), json!({})] {
+                let mut whole = body.clone();
+                whole["tools"] = serde_json::from_str(tools.json(format)).unwrap();
+                assert_eq!(with_tools(&body, tools.json(format)), whole.to_string());
+                assert_eq!(with_tools(&body, "[]"), body.to_string());
+            }
+        }
+        assert_eq!(
+            tools.bytes(),
+            tools
+                .iter()
+                .map(|tool| tool.name.len()
+                    + tool.description.len()
+                    + tool.parameters.to_string().len())
+                .sum::<usize>()
+        );
     }
 }

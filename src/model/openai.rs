@@ -5,9 +5,38 @@
 use serde_json::{Value, json};
 
 use super::error::{error_message, excerpt, looks_like_context_overflow};
-use super::{Image, Message, ModelError, ModelRequest, StreamItem, Usage};
+use super::{Image, Message, ModelError, ModelRequest, StreamItem, ToolSpec, Usage};
 
-pub fn request_body(request: &ModelRequest<'_>) -> Value {
+/// The request's JSON: the body, and the tools serialised once per offer
+/// (`ToolSet::json`) spliced in as its last member, the bytes
+/// `serde_json` would write for the whole.
+pub fn request_json(request: &ModelRequest<'_>) -> String {
+    super::with_tools(
+        &request_body(request),
+        request.tools.json(super::WireFormat::OpenAi),
+    )
+}
+
+/// The `tools` array of a Chat Completions request.
+pub fn tools_json(tools: &[ToolSpec]) -> String {
+    let tools: Vec<Value> = tools
+        .iter()
+        .map(|tool| {
+            json!({
+                "type": "function",
+                "function": {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "parameters": tool.parameters,
+                }
+            })
+        })
+        .collect();
+    Value::from(tools).to_string()
+}
+
+/// The body but its tools (see [`request_json`]).
+fn request_body(request: &ModelRequest<'_>) -> Value {
     let mut messages: Vec<Value> = Vec::new();
     // Chat Completions takes images only from users, and tool messages must
     // follow their assistant message together: images returned by tools
@@ -39,22 +68,6 @@ pub fn request_body(request: &ModelRequest<'_>) -> Value {
     }
     if let Some(key) = request.cache_key {
         body["prompt_cache_key"] = Value::from(key);
-    }
-    if !request.tools.is_empty() {
-        body["tools"] = request
-            .tools
-            .iter()
-            .map(|tool| {
-                json!({
-                    "type": "function",
-                    "function": {
-                        "name": tool.name,
-                        "description": tool.description,
-                        "parameters": tool.parameters,
-                    }
-                })
-            })
-            .collect();
     }
     body
 }
@@ -431,12 +444,12 @@ mod tests {
                 image: None,
             }),
         ];
-        let tools = vec![ToolSpec {
+        let tools = crate::model::ToolSet::new(vec![ToolSpec {
             name: "exec".into(),
             description: "run".into(),
             parameters: json!({"type": "object"}),
-        }];
-        let body = request_body(&ModelRequest {
+        }]);
+        let json = request_json(&ModelRequest {
             model_id: "m",
             messages: &messages,
             tools: &tools,
@@ -444,6 +457,7 @@ mod tests {
             temperature: None,
             cache_key: None,
         });
+        let body: Value = serde_json::from_str(&json).unwrap();
         assert_eq!(body["stream"], true);
         assert_eq!(body["stream_options"]["include_usage"], true);
         assert_eq!(body["tools"][0]["function"]["name"], "exec");

@@ -257,7 +257,7 @@ mod tests {
         let request = ModelRequest {
             model_id: "m",
             messages: &[],
-            tools: &[],
+            tools: &crate::model::ToolSet::default(),
             max_output_tokens: 100,
             temperature: None,
             cache_key: None,

@@ -7,7 +7,7 @@
 use serde::Deserialize;
 
 use super::turn;
-use crate::model::{Message, ModelRequest, ToolSpec};
+use crate::model::{Message, ModelRequest, ToolSet};
 use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{ActivityKind, Event};
 use crate::tools;
@@ -51,7 +51,7 @@ impl CompactionConfig {
 
 /// Four bytes a token, the usual rule of thumb; the schemas of the tools
 /// count too, since they are sent with every call.
-pub fn estimate_tokens(messages: &[Message], tools: &[ToolSpec]) -> u64 {
+pub fn estimate_tokens(messages: &[Message], tools: &ToolSet) -> u64 {
     let (bytes, images) = size(messages, tools);
     tokens(bytes, images)
 }
@@ -61,7 +61,7 @@ fn tokens(bytes: usize, images: u64) -> u64 {
 }
 
 /// The bytes and the images [`estimate_tokens`] counts.
-fn size(messages: &[Message], tools: &[ToolSpec]) -> (usize, u64) {
+fn size(messages: &[Message], tools: &ToolSet) -> (usize, u64) {
     let mut bytes = 0usize;
     let mut images = 0u64;
     for message in messages {
@@ -86,10 +86,7 @@ fn size(messages: &[Message], tools: &[ToolSpec]) -> (usize, u64) {
             }
         }
     }
-    for tool in tools {
-        bytes += tool.name.len() + tool.description.len() + tool.parameters.to_string().len();
-    }
-    (bytes, images)
+    (bytes + tools.bytes(), images)
 }
 
 /// Where the part to summarise starts and ends: after the system prompt and
@@ -142,7 +139,7 @@ No preamble.";
 
 /// Drops the oldest tool outputs until the estimate is under `limit`;
 /// the last turn's results are kept, the model needs them next.
-pub fn drop_old_outputs(messages: &mut [Message], tools: &[ToolSpec], limit: u64) {
+pub fn drop_old_outputs(messages: &mut [Message], tools: &ToolSet, limit: u64) {
     let last_assistant = messages
         .iter()
         .rposition(|message| matches!(message, Message::Assistant(_)))
@@ -194,7 +191,7 @@ impl super::Session {
     /// first answer, or when a provider does not say.
     pub(super) fn context_tokens(&self) -> u64 {
         match self.state.conversation.measured() {
-            Some((tokens, added)) => tokens + estimate_tokens(added, &[]),
+            Some((tokens, added)) => tokens + estimate_tokens(added, &ToolSet::default()),
             None => estimate_tokens(&self.state.conversation, &self.specs),
         }
     }
@@ -298,7 +295,7 @@ impl super::Session {
         let request = ModelRequest {
             model_id: &self.config.model.model,
             messages: &messages,
-            tools: &[],
+            tools: &ToolSet::default(),
             max_output_tokens: self.config.model.max_output_tokens.min(4_096),
             temperature: self.config.model.temperature,
             cache_key: Some(&self.config.session_id),
@@ -372,7 +369,7 @@ mod tests {
     #[test]
     fn dropping_spares_the_last_turn() {
         let mut messages = conversation();
-        drop_old_outputs(&mut messages, &[], 0);
+        drop_old_outputs(&mut messages, &ToolSet::default(), 0);
         let contents: Vec<&str> = messages
             .iter()
             .filter_map(|m| match m {
@@ -388,16 +385,16 @@ mod tests {
     #[test]
     fn dropping_stops_once_the_estimate_fits() {
         let full = conversation();
-        let before = estimate_tokens(&full, &[]);
+        let before = estimate_tokens(&full, &ToolSet::default());
         // One output dropped is enough for this limit, two are not needed.
         let one_dropped = before - (400 - DROPPED.len() as u64).div_ceil(4);
         let mut messages = full.clone();
-        drop_old_outputs(&mut messages, &[], one_dropped + 1);
+        drop_old_outputs(&mut messages, &ToolSet::default(), one_dropped + 1);
         let dropped = messages
             .iter()
             .filter(|m| matches!(m, Message::Tool(result) if result.content == DROPPED))
             .count();
         assert_eq!(dropped, 1);
-        assert!(estimate_tokens(&messages, &[]) <= one_dropped + 1);
+        assert!(estimate_tokens(&messages, &ToolSet::default()) <= one_dropped + 1);
     }
 }

@@ -34,7 +34,7 @@ use futures_util::FutureExt;
 use serde_json::Value;
 
 use crate::model::{
-    Image, Message, ModelClient, ModelRequest, ModelSpec, ToolResultMessage, ToolSpec, Usage,
+    Image, Message, ModelClient, ModelRequest, ModelSpec, ToolResultMessage, ToolSet, Usage,
 };
 use crate::protocol::EventWriter;
 use crate::protocol::events::ErrorCode;
@@ -123,7 +123,7 @@ pub struct Session {
     state: SessionState,
     /// The tools of the current mode; follows `state`'s mode.
     offer: Offer,
-    specs: Vec<ToolSpec>,
+    specs: ToolSet,
     checkpointer: Checkpointer,
     /// Repeated and failing calls since the last user message.
     loops: loops::LoopBreaker,
@@ -177,7 +177,7 @@ impl Session {
             control,
             state: SessionState::new(mode),
             offer: Offer::new(mode, &[], Vec::new()),
-            specs: Vec::new(),
+            specs: ToolSet::default(),
             checkpointer,
             loops,
             stuck: None,
@@ -212,8 +212,13 @@ impl Session {
             true => offer,
             false => offer.without(tools::Tool::Debug),
         };
-        self.offer = self.gate_mcp_tools(offer);
-        self.specs = self.offer.specs();
+        let offer = self.gate_mcp_tools(offer);
+        // Every iteration asks; the answer rarely changes, and the tools'
+        // JSON is kept with it (`ToolSet`).
+        if offer != self.offer || self.specs.is_empty() {
+            self.offer = offer;
+            self.specs = ToolSet::new(self.offer.specs());
+        }
     }
 
     /// Runs to the end and returns why it ended; `session-start` is the

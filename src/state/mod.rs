@@ -11,6 +11,7 @@ pub mod pack;
 pub mod retention;
 pub mod search;
 pub mod snapshot;
+pub mod walk;
 
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};

@@ -416,6 +416,7 @@ fn tree(work_dir: &Path, root: &Path, depth: usize) -> String {
         .max_depth(Some(depth))
         .hidden(false)
         .require_git(false)
+        .git_global(crate::state::walk::git_global())
         .filter_entry(|entry| entry.file_name() != ".git")
         .sort_by_file_name(|a, b| a.cmp(b))
         .build();

@@ -130,16 +130,21 @@ pub fn elapsed_ms(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Every walk of the work dir (checkpoints, search, the repository map)
-/// looks up git's global excludes file, and `ignore` compiles the regex
-/// that reads it from the git config on its first use, under a lock: 1.5
-/// M instructions, a fifth of a short turn's CPU. The session calls this
-/// once `session-start` is out: on a thread of its own, beside the model
-/// request rather than in the first checkpoint after a command, and not
-/// during the process's start, whose page faults it would slow (the
-/// allocations of a second thread take the address space's lock). A walk
-/// that comes first waits for it; nothing is paid twice.
+/// Where git's global excludes file exists, every walk of the work dir
+/// (checkpoints, search, the listing) has `ignore` look it up, which
+/// compiles the regex that reads it from the git config on its first use,
+/// under a lock: 1.5 M instructions, a sixth of a short turn's CPU
+/// (`state::walk`: where there is no such file, nothing is compiled). The
+/// session calls this once `session-start` is out: on a thread of its
+/// own, beside the model request rather than in the first checkpoint
+/// after a command, and not during the process's start, whose page faults
+/// it would slow (the allocations of a second thread take the address
+/// space's lock). A walk that comes first waits for it; nothing is paid
+/// twice.
 pub fn warm_up_walks() {
+    if !crate::state::walk::git_global() {
+        return;
+    }
     let _ = std::thread::Builder::new()
         .name("walk-warm-up".to_owned())
         .spawn(ignore::gitignore::gitconfig_excludes_path);

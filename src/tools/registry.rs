@@ -240,7 +240,7 @@ pub fn parse_arguments(raw: &str) -> Result<Value, String> {
 /// The tools a session offers: the built-ins its mode allows, less the
 /// blocked ones, and the runtime tools. Turns a model's call into a
 /// [`Call`] or the answer that tells the model what went wrong.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Offer {
     pub builtin: Vec<Tool>,
     pub runtime: Vec<RuntimeTool>,

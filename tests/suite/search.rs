@@ -261,3 +261,54 @@ fn unknown_search_arguments_are_refused() {
         outputs[1].1
     );
 }
+
+/// git's global excludes file, wherever git would find it, hides files
+/// from the search and the listing as git hides them; with none, nothing
+/// is hidden. (The agent finds the file without `ignore`'s regex and
+/// tells the walk when there is none: the answers must stay git's.)
+#[test]
+fn the_global_excludes_file_is_honoured_wherever_git_finds_it() {
+    let home_config = |env: &TestEnv| {
+        let home = env.root.path().join("home");
+        std::fs::write(
+            home.join(".gitconfig"),
+            "[user]\n\tname = x\n[core]\n\texcludesFile = \"~/global.ignore\"\n",
+        )
+        .unwrap();
+        std::fs::write(home.join("global.ignore"), "*.secretlog\n").unwrap();
+    };
+    let default_path = |env: &TestEnv| {
+        let git = env.root.path().join("home/.config/git");
+        std::fs::create_dir_all(&git).unwrap();
+        std::fs::write(git.join("ignore"), "*.secretlog\n").unwrap();
+    };
+    let none = |_: &TestEnv| {};
+    let setups: [(&str, &dyn Fn(&TestEnv), bool); 3] = [
+        ("core.excludesFile in ~/.gitconfig", &home_config, true),
+        ("$XDG_CONFIG_HOME/git/ignore", &default_path, true),
+        ("no global excludes file", &none, false),
+    ];
+    for (setup, prepare, hidden) in setups {
+        let env = TestEnv::offline();
+        prepare(&env);
+        write(&env, "kept.txt", b"needle\n");
+        write(&env, "sub/run.secretlog", b"needle\n");
+        let run = run_calls(
+            &env,
+            json!([
+                {"name": "glob", "args": {"pattern": "**/*"}},
+                {"name": "grep", "args": {"pattern": "needle"}},
+                {"name": "list_dir", "args": {"path": ".", "depth": 3}}
+            ]),
+        );
+        for (ok, output) in outputs(&run) {
+            assert!(ok, "{setup}: {output}");
+            assert!(output.contains("kept.txt"), "{setup}: {output}");
+            assert_eq!(
+                output.contains("run.secretlog"),
+                !hidden,
+                "{setup}: {output}"
+            );
+        }
+    }
+}

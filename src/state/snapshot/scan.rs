@@ -337,6 +337,7 @@ impl Snapshotter {
         ignore::WalkBuilder::new(&self.work_dir)
             .hidden(false)
             .require_git(false)
+            .git_global(crate::state::walk::git_global())
             .parents(false)
             .filter_entry(move |entry| {
                 // A name that is not UTF-8 cannot be stored, nor can

@@ -617,7 +617,7 @@ fn rule_files(repositories: &[(PathBuf, bool)]) -> Vec<PathBuf> {
         .or_else(|| home.map(|home| home.join(".config")));
     files.extend(config.map(|config| config.join("git/config")));
     files.push(set("GIT_CONFIG_SYSTEM").map_or_else(|| "/etc/gitconfig".into(), Into::into));
-    files.extend(ignore::gitignore::gitconfig_excludes_path());
+    files.extend(crate::state::walk::global_excludes_path());
     for (dot_git, is_file) in repositories {
         files.extend(repository_rule_files(dot_git, *is_file));
     }

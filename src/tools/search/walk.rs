@@ -52,7 +52,10 @@ impl<'a> Walk<'a> {
         let mut builder = WalkBuilder::new(self.root);
         // rg honours .gitignore only inside a git checkout; a work dir that is
         // not one (yet) should still skip the build output it names.
-        builder.require_git(false).hidden(!hidden);
+        builder
+            .require_git(false)
+            .git_global(crate::state::walk::git_global())
+            .hidden(!hidden);
         if hidden {
             builder.filter_entry(|entry| entry.file_name() != ".git");
         }

@@ -422,9 +422,10 @@ fn relative(root: &Path, path: &Path) -> String {
 /// unless watching was asked for.
 #[test]
 fn a_tree_that_scans_fast_is_not_watched() {
-    // The first walk of a process compiles `ignore`'s regex for git's
-    // config (the binary does it on a warm-up thread as it starts), which
-    // a debug build takes longer than the threshold to do.
+    // Where git's global excludes file exists, the first walk of a
+    // process compiles `ignore`'s regex for git's config (the binary does
+    // it on a warm-up thread as it starts), which a debug build takes
+    // longer than the threshold to do.
     ignore::gitignore::gitconfig_excludes_path();
     let root = tempfile::tempdir().unwrap();
     let work = root.path().join("work");
