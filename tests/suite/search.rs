@@ -283,7 +283,8 @@ fn the_global_excludes_file_is_honoured_wherever_git_finds_it() {
         std::fs::write(git.join("ignore"), "*.secretlog\n").unwrap();
     };
     let none = |_: &TestEnv| {};
-    let setups: [(&str, &dyn Fn(&TestEnv), bool); 3] = [
+    type Prepare<'a> = &'a dyn Fn(&TestEnv);
+    let setups: [(&str, Prepare, bool); 3] = [
         ("core.excludesFile in ~/.gitconfig", &home_config, true),
         ("$XDG_CONFIG_HOME/git/ignore", &default_path, true),
         ("no global excludes file", &none, false),
