@@ -256,14 +256,5 @@ mod tests {
                 assert_eq!(with_tools(&body, "[]"), body.to_string());
             }
         }
-        assert_eq!(
-            tools.bytes(),
-            tools
-                .iter()
-                .map(|tool| tool.name.len()
-                    + tool.description.len()
-                    + tool.parameters.to_string().len())
-                .sum::<usize>()
-        );
     }
 }
