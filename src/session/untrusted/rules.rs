@@ -25,7 +25,10 @@ mod grammar;
 /// toward the user (version 3), the levers of a note to automated
 /// readers (version 4).
 pub fn table() -> impl Iterator<Item = &'static Rule> {
-    RULES.iter().chain(grammar::GRAMMAR).chain(consent::CONSENT)
+    RULES
+        .iter()
+        .chain(grammar::GRAMMAR)
+        .chain(consent::CONSENT)
         .chain(addressed::ADDRESSED)
 }
 
