@@ -51,7 +51,7 @@ macro_rules! send_away {
 pub const ADDRESSED: &[Rule] = &[
     Rule {
         id: "addressed-lever",
-        what: "a note to an AI, an assistant, a bot or an automated tool, near an approval claimed from someone absent, a step kept from the user, a safeguard switched off or data sent away",
+        what: "text that speaks to an AI, an assistant, a bot or a tool, near an approval claimed from someone absent, a step kept from the user, a safeguard switched off or data sent away",
         patterns: &[reader!()],
         near: Some((
             &[
@@ -65,7 +65,7 @@ pub const ADDRESSED: &[Rule] = &[
     },
     Rule {
         id: "encoded-payload",
-        what: "an order to decode a payload and act on it, or an order written in digits for letters",
+        what: "a payload to be decoded and carried out, or an order spelled with digits for letters",
         patterns: &[
             r"\bdecod\w*\s(?:\w+\s){0,3}?(?:and|then|,)\s(?:\w+\s)?(?:follow|execute|run|obey|act\son|apply|carry\sout)\b",
             r"\bdecoding\s[^.\n]{0,40}?\band\s(?:acting|executing|following)\b",
