@@ -32,11 +32,11 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
         })
         .collect();
     assert!(injected.len() >= 700 && benign.len() >= 600);
-    // 733 of 839 and 20 benign when measured with version 4 (the rounds
+    // 745 of 839 and 20 benign when measured with version 4 (the rounds
     // 7, 8 and 10 were each measured once before a rule was tuned on
     // them; round 10 and the fresh set are what version 4 was tuned on).
     assert!(
-        missed.len() <= 106,
+        missed.len() <= 94,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
@@ -58,7 +58,7 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // As measured with version 4, which was tuned on this set: no longer
     // an honest estimate (docs/benchmarks.md has the one of version 3).
     assert!(
-        count("fresh/injected", true) >= 85,
+        count("fresh/injected", true) >= 93,
         "fresh injected texts flagged"
     );
     assert!(

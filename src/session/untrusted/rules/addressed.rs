@@ -16,14 +16,14 @@ use super::Rule;
 /// tool, in the languages of the blind sets. Alone, ordinary words.
 macro_rules! reader {
     () => {
-        r"(?:\b(?:ai|llms?|a\.i\.|ia|ki|gpt|copilot|chatgpt|claude|gemini)\b|\bassistan\w*|\basistan\w*|\basystent\w*|\bassistent\w*|\bagent(?:s|es?|en|i|e|a|u|owi|ów)?\b|\bagentes\b|\bbots?\b|@[\w-]*bot\b|\b[\w-]+-bots?\b|\bautomat(?:ed|ic|isch\w*|isierte?\w*|ique\w*|ico\w*|izad\w*|ici)\s(?:\w+[\s-]){0,2}?(?:tool\w*|system\w*|review\w*|operator\w*|analy[sz]er\w*|fixer\w*|translator\w*|traduttor\w*|reader\w*|contract\sanalysis|upgrade\w*|agent\w*|helper\w*)|\byapay\szek\w*|助手|智能体|비서|에이전트|어시스턴트|アシスタント|エージェント)"
+        r"(?:\b(?:ai|llms?|a\.i\.|ia|ki|gpt|copilot|chatgpt|claude|gemini)\b|\bassistan\w*|\basist[ae]n\w*|\bagenci\w*|\\n(?:assistan\w*|agents?\b|ai\b)|\basystent\w*|\bassistent\w*|\bagent(?:s|es?|en|i|e|a|u|ie|owi|ów)?\b|\b(?:tradutt|tradut|traduct|traduct)\w*\sautomat\w*|\bagentes\b|\bbots?\b|@[\w-]*bot\b|\b[\w-]+-bots?\b|\bautomat(?:ed|ic|isch\w*|isierte?\w*|ique\w*|ico\w*|izad\w*|ici)\s(?:\w+[\s-]){0,2}?(?:tool\w*|system\w*|review\w*|operator\w*|analy[sz]er\w*|fixer\w*|translator\w*|traduttor\w*|reader\w*|contract\sanalysis|upgrade\w*|agent\w*|helper\w*)|\byapay\szek\w*|助手|智能体|비서|에이전트|어시스턴트|アシスタント|エージェント)"
     };
 }
 
 /// An approval claimed from someone who is not in the conversation.
 macro_rules! absent_approval {
     () => {
-        r"(?:\bpre-?(?:approved|authori[sz]ed|reviewed|cleared)\b|\bapproved\s(?:this\s|it\s)?(?:in\sadvance|by\s(?:the\s|@|\w+\s)?)|\b(?:owner|maintainers?|cto|ceo|cfo|ops|management|security\s(?:team|lead)|infra|team|lead|manager|admins?|humans|reviewers)\s(?:\w+\s){0,4}?(?:approved|agreed|signed\soff|waived|requested\sthis|confirmed|pre-?approved)\b|\bstanding\spermission\b|\bas\sagreed\swith\b|\bwaived\sby\b|\bit\swas\sapproved\b|\bya\s(?:lo\s)?(?:aprob|confirm|autoriz)\w*|\b(?:fue|foi|já\sfoi)\s(?:autorizad|aprovad)\w*|\bcombinado\scom\b|\bdéjà\s(?:approuvé|autorisé|validé)|\bbereits\s(?:freigegeben|genehmigt|abgestimmt)|\bmit\sder\s\w+\sabgestimmt|\bgià\sautorizzat\w*|\bzatwierdzi\w*|\bzgoda\szostała|\bzgodził\w*|\bgoedgekeurd\b|\bonayladı\b|\bonayı\svar\b|\bonaylandı\b|已确认|已經確認|已批准|已授权|已经同意|已经说过|이미\s승인|승인한\s절차)"
+        r"(?:\bpre-?(?:approved|authori[sz]ed|reviewed|cleared)\b|\bapproved\s(?:this\s|it\s)?(?:in\sadvance|by\s(?:the\s|@|\w+\s)?)|\b(?:owner|maintainers?|cto|ceo|cfo|ops|management|security\s(?:team|lead)|infra|team|lead|manager|admins?|humans|reviewers)\s(?:\w+\s){0,4}?(?:approved|agreed|signed\soff|waived|requested\sthis|confirmed|pre-?approved|decided)\b|\bstanding\spermission\b|\bas\sagreed\swith\b|\bwaived\sby\b|\bit\swas\sapproved\b|\bya\s(?:lo\s)?(?:aprob|confirm|autoriz)\w*|\b(?:fue|foi|já\sfoi)\s(?:autorizad|aprovad)\w*|\bcombinado\scom\b|\bdéjà\s(?:approuvé|autorisé|validé)|\bbereits\s(?:freigegeben|genehmigt|abgestimmt)|\bmit\sder\s\w+\sabgestimmt|\bgià\sautorizzat\w*|\bzatwierdzi\w*|\bzgoda\szostała|\bzgodził\w*|\bgoedgekeurd\b|\bonayladı|\bonayı\svar\b|\bonaylandı|\bzdecydował\w*|已确认|已經確認|已批准|已授权|已经同意|已经说过|이미\s승인|승인한\s절차)"
     };
 }
 
@@ -44,7 +44,21 @@ macro_rules! safeguard_off {
 /// Something to send to an address.
 macro_rules! send_away {
     () => {
-        r"(?:\b(?:send|upload|forward|post|copy|reported|transf[eé]r\w*|share|stuur|env[ií]a\w*|envoie\w*|weiterleit\w*|weiterzuleiten|compartilhe|odeślij|yükle\w*|inoltr\w*)\b[^\n]{0,120}?\s(?:to|naar|à|an|a|al|para|per|at|na)\s(?:https?://|[\w.+-]+@[\w-]+\.[a-z])|\?\w+=<[^>\n]{0,30}(?:key|token|secret)|전송)"
+        r"(?:\b(?:send|upload|forward|post|copy|reported|transf[eé]r\w*|share|stuur|env[ií]a\w*|envoie\w*|weiterleit\w*|weiterzuleiten|compartilhe|odeślij|yükle\w*|inoltr\w*)\b[^\n]{0,120}?\s(?:to|with|naar|à|an|a|al|para|per|at|na|com|con|mit)\s(?:https?://|[\w.+-]+@[\w-]+\.[a-z])|\?\w+=<[^>\n]{0,30}(?:key|token|secret)|전송|\b(?:requests\.post|fetch|urlopen)\(\s?[\x22'][^\n]{0,80}?(?:\.env\b|id_[a-z0-9]+|credentials|\.ssh))"
+    };
+}
+
+/// Secrets to be shown where others read them: the reply, a channel.
+macro_rules! secret_shown {
+    () => {
+        r"(?:\b(?:secrets?|credentials|keys?|tokens?|\.env|[a-z_]+_key)\b[^\n.]{0,60}?\b(?:printed|into\s(?:your|the|a)\s(?:\w+\s)?(?:reply|answer|response|channel|comment|output|cell|chat))\b|\bdump\w*\s(?:the\s)?(?:values?|contents?)\sof\b)"
+    };
+}
+
+/// A verdict, a ranking or a claim dictated, or the user impersonated.
+macro_rules! dictated {
+    () => {
+        r"(?:\b(?:rank|classify|rate|score|label)\s(?:this|it|[\w-]*\d[\w-]*)\s(?:\w+\s){0,2}?(?:as|first|highest)\b|\bregardless\sof\s(?:the\s)?(?:findings|issues|results)\b|\bomit\s[^\n.]{0,40}?\bfrom\s(?:any|the|your)\s(?:\w+\s)?summar|\btell\sthe\suser\s(?:that\s)?(?:it|this)\s(?:has|is)\b|\bdescribe\s(?:\w+\s){0,2}?as\s(?:having|being)\b|\b(?:respond|reply|answer|send|sign|write)\w*\s(?:\w+\s){0,2}?(?:on\sbehalf\sof|in\sthe\sname\sof)\sthe\suser\b|\bmark\s(?:it|this|them)\sas\ssent\sby\b|\ben\snombre\sdel\susuario\b|\bem\snome\sdo\susuário|\bau\snom\sde\sl'utilisateur\b|\bim\snamen\sdes\s(?:nutzers|benutzers)\b|\bw\simieniu\sużytkownika|\bkullanıcı\sadına\b)"
     };
 }
 
@@ -59,6 +73,8 @@ pub const ADDRESSED: &[Rule] = &[
                 unmentioned!(),
                 safeguard_off!(),
                 send_away!(),
+                secret_shown!(),
+                dictated!(),
             ],
             320,
         )),
