@@ -15,15 +15,21 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 3;
+pub const RULES_VERSION: u32 = 4;
 
+mod addressed;
 mod consent;
 mod grammar;
 
 /// Every rule: the phrases, the grammar (version 2), what is asked
-/// toward the user (version 3).
+/// toward the user (version 3), the levers of a note to automated
+/// readers (version 4).
 pub fn table() -> impl Iterator<Item = &'static Rule> {
-    RULES.iter().chain(grammar::GRAMMAR).chain(consent::CONSENT)
+    RULES
+        .iter()
+        .chain(grammar::GRAMMAR)
+        .chain(consent::CONSENT)
+        .chain(addressed::ADDRESSED)
 }
 
 pub struct Rule {

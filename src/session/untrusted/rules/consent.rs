@@ -33,6 +33,8 @@ pub const CONSENT: &[Rule] = &[
             // "doesn't need to be mentioned", "should be left out of any
             // summary".
             r"\b(?:(?:does|do)\s?n[o']t|need\s?n[o']t|needn'?t)\s(?:need\sto\s)?be\s(?:mentioned|reported|surfaced|flagged|disclosed|shown|displayed)\b",
+            r"\bleave\s(?:it|this|that|them|these|those)\sout\sof\s(?:the\s|any\s|your\s)(?:\w+\s)?(?:summary|summaries|reply|response|report|description)\b",
+            r"\bnot\sto\sbe\s(?:surfaced|mentioned|reported|shown)\sin\s(?:the\s|any\s|your\s)(?:\w+\s)?(?:summary|summaries|reply|response|report|description)\b",
             r"\b(?:be|is|are)\s(?:left|kept)\sout\sof\s(?:the\s|any\s|your\s|its\s)?(?:\w+\s)?(?:summary|summaries|reply|response|report|answer|description|output)\b",
             concat!(
                 r"\b(?:don'?t|do\snot|never|no\sneed\sto)\s(?:bother\s)?(?:tell\w*|inform\w*|notify\w*|alert\w*|ask\w*|bug\w*|call\w*)\s",
