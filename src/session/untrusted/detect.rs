@@ -99,6 +99,7 @@ fn compile() -> Result<Compiled, regex::Error> {
                         .join("|");
                     RegexBuilder::new(&joined)
                         .size_limit(SIZE_LIMIT)
+                        .dfa_size_limit(SIZE_LIMIT)
                         .build()
                         .map(|regex| (regex, within))
                 })
