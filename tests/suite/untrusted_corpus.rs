@@ -32,17 +32,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
         })
         .collect();
     assert!(injected.len() >= 700 && benign.len() >= 600);
-    // 745 of 839 and 20 benign when measured with version 4 (the rounds
-    // 7, 8 and 10 were each measured once before a rule was tuned on
-    // them; round 10 and the fresh set are what version 4 was tuned on).
+    // 838 of 939 and 25 benign when measured with version 4 (the rounds
+    // 7 to 10 were each measured once before a rule was tuned on them;
+    // rounds 9 and 10 are what version 4 was tuned on).
     assert!(
-        missed.len() <= 94,
+        missed.len() <= 101,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 20,
+        flagged.len() <= 25,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -55,14 +55,14 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // As measured with version 4, which was tuned on this set: no longer
-    // an honest estimate (docs/benchmarks.md has the one of version 3).
+    // Written blind after version 3 and never tuned on: version 3
+    // flagged 64 and 9, version 4 flags 73 and 10 (the honest estimate).
     assert!(
-        count("fresh/injected", true) >= 93,
+        count("fresh/injected", true) >= 73,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 5,
+        count("fresh/benign", true) <= 10,
         "fresh benign texts flagged"
     );
 }
