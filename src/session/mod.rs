@@ -606,6 +606,7 @@ impl Session {
     /// the others in the tool registry, reporting through the events.
     async fn dispatch(&mut self, id: &str, call: Call) -> Step {
         self.note_call(&call);
+        untrusted::prepare_for(&call);
         match call {
             Call::TodoWrite(args) => Step::Done(self.write_todos(args)),
             Call::AskUser(args) => Step::Done(self.ask_user(id, args).await),

@@ -41,11 +41,26 @@ struct Compiled {
     rules: Vec<&'static Rule>,
 }
 
+static COMPILED: OnceLock<Option<Compiled>> = OnceLock::new();
+
 /// The rule table compiled once; `None` only if a pattern does not
 /// compile, which the unit tests rule out.
 fn compiled() -> Option<&'static Compiled> {
-    static COMPILED: OnceLock<Option<Compiled>> = OnceLock::new();
     COMPILED.get_or_init(|| compile().ok()).as_ref()
+}
+
+/// Starts compiling the table on a thread of its own, unless it is done:
+/// it takes half a second of CPU, which a call whose result will be
+/// screened (a fetch, an MCP tool) spends beside its own wait rather than
+/// after it. The screen that comes first waits for it; nothing is paid
+/// twice.
+pub fn prepare() {
+    if COMPILED.get().is_some() {
+        return;
+    }
+    let _ = std::thread::Builder::new()
+        .name("untrusted-rules".to_owned())
+        .spawn(compiled);
 }
 
 /// The patterns are written with `\b` as an ASCII word boundary: a

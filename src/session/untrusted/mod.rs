@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::{Session, Step};
 use crate::protocol::events::Flag;
 use crate::tools::MODEL_OUTPUT_LIMIT;
+use crate::tools::registry::Call;
 use crate::tools::truncate::head_tail;
 use crate::tools::untrusted::Origin;
 pub use approve::{UntrustedChecks, UntrustedConfig};
@@ -71,6 +72,25 @@ pub fn screen(output: &str, origin: &Origin, limit: usize) -> Screened {
         content.push_str(note);
     }
     Screened { content, flags }
+}
+
+/// Before a call runs: where its result will be screened (what a third
+/// party wrote), the rule table starts compiling while it runs.
+pub(super) fn prepare_for(call: &Call) {
+    if will_be_screened(call) {
+        detect::prepare();
+    }
+}
+
+/// Whether the call's result may be a third party's: the tools that
+/// fetch, the MCP tools, the transcript search, the debugger, and a
+/// command that reaches the network (as `exec` itself decides).
+fn will_be_screened(call: &Call) -> bool {
+    match call {
+        Call::WebFetch(_) | Call::Runtime(_) | Call::SessionSearch(_) | Call::Debug(_) => true,
+        Call::Exec(args) => crate::tools::network::reaches_network(&args.command).is_some(),
+        _ => false,
+    }
 }
 
 impl Session {

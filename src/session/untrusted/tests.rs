@@ -241,3 +241,42 @@ fn the_rules_about_notes_to_automated_readers_flag_their_kind_only() {
         assert!(rules_of(text).is_empty(), "{text}: {:?}", rules_of(text));
     }
 }
+
+/// The rule table starts compiling before the calls whose results it
+/// will screen, and only those.
+#[test]
+fn the_calls_whose_results_are_screened_are_known_before_they_run() {
+    use crate::tools::Tool;
+    let call = |tool: Tool, arguments: serde_json::Value| tool.parse(&arguments).unwrap();
+    let screened = [
+        call(
+            Tool::WebFetch,
+            serde_json::json!({"url": "https://example.com"}),
+        ),
+        call(
+            Tool::Exec,
+            serde_json::json!({"command": "curl -s https://example.com"}),
+        ),
+        call(
+            Tool::Exec,
+            serde_json::json!({"command": "cd x && wget -qO- http://h/p"}),
+        ),
+        call(Tool::SessionSearch, serde_json::json!({"query": "x"})),
+        Call::Runtime(crate::tools::registry::RuntimeCall {
+            name: "mcp__s__t".into(),
+            arguments: serde_json::json!({}),
+            read_only: true,
+        }),
+    ];
+    for call in &screened {
+        assert!(will_be_screened(call), "{call:?}");
+    }
+    let not = [
+        call(Tool::Exec, serde_json::json!({"command": "ls -la"})),
+        call(Tool::ReadFile, serde_json::json!({"path": "a.txt"})),
+        call(Tool::Grep, serde_json::json!({"pattern": "curl"})),
+    ];
+    for call in &not {
+        assert!(!will_be_screened(call), "{call:?}");
+    }
+}
