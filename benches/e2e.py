@@ -30,7 +30,7 @@
   conversation, then the second (`--restore-checkpoint`, a new user
   turn). Each figure is the process's wall time less the time the model
   server spent on its requests, from each connection's accept to the
-  answer's last byte (median of 5 conversations), beside the same
+  answer's last byte (median of 15 conversations), beside the same
   conversations with `[exec] login_shell = false` (interleaved), and the
   floor of that figure: a bash process that only makes the two requests.
 
@@ -446,7 +446,7 @@ def login_conversation(binary, model, index, login_shell, sleep_s):
     return figures
 
 
-def login_profile_ms(binary, delay, sleep_s=0.15, runs=5):
+def login_profile_ms(binary, delay, sleep_s=0.15, runs=15):
     """Medians over `runs` conversations of (wall - model time) for the
     first and the second process, with the login shell and (interleaved,
     the baseline) without it."""
