@@ -9,6 +9,13 @@ fn every_pattern_compiles() {
     let compiled = compile().unwrap();
     let count: usize = table().map(|rule| rule.patterns.len()).sum();
     assert_eq!(compiled.patterns.len(), count);
+    // Alone too, as `hits` compiles each on first need.
+    for (_, source, _) in &compiled.patterns {
+        RegexBuilder::new(source)
+            .size_limit(SIZE_LIMIT)
+            .build()
+            .unwrap_or_else(|err| panic!("{source}: {err}"));
+    }
     let ids: std::collections::HashSet<_> = table().map(|rule| rule.id).collect();
     assert_eq!(ids.len(), table().count(), "rule ids are unique");
 }
