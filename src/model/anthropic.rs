@@ -8,16 +8,6 @@ use super::{Image, Message, ModelError, ModelRequest, StreamItem, ToolSpec, Usag
 
 pub const API_VERSION: &str = "2023-06-01";
 
-/// The request's JSON: the body, and the tools serialised once per offer
-/// (`ToolSet::json`) spliced in as its last member, the bytes
-/// `serde_json` would write for the whole.
-pub fn request_json(request: &ModelRequest<'_>) -> String {
-    super::with_tools(
-        &request_body(request),
-        request.tools.json(super::WireFormat::Anthropic),
-    )
-}
-
 /// The `tools` array of a Messages request.
 pub fn tools_json(tools: &[ToolSpec]) -> String {
     let tools: Vec<Value> = tools
@@ -29,8 +19,8 @@ pub fn tools_json(tools: &[ToolSpec]) -> String {
     Value::from(tools).to_string()
 }
 
-/// The body but its tools (see [`request_json`]).
-fn request_body(request: &ModelRequest<'_>) -> Value {
+/// The body but its tools (see [`super::request_json`]).
+pub(super) fn request_body(request: &ModelRequest<'_>) -> Value {
     let mut system = Vec::new();
     let mut messages: Vec<Value> = Vec::new();
     for message in request.messages {
@@ -391,14 +381,17 @@ mod tests {
                 images: Vec::new(),
             },
         ];
-        let json = request_json(&ModelRequest {
-            model_id: "claude",
-            messages: &messages,
-            tools: &crate::model::ToolSet::default(),
-            max_output_tokens: 64,
-            temperature: None,
-            cache_key: None,
-        });
+        let json = crate::model::request_json(
+            crate::model::WireFormat::Anthropic,
+            &ModelRequest {
+                model_id: "claude",
+                messages: &messages,
+                tools: &crate::model::ToolSet::default(),
+                max_output_tokens: 64,
+                temperature: None,
+                cache_key: None,
+            },
+        );
         let body: Value = serde_json::from_str(&json).unwrap();
         assert!(body.get("tools").is_none(), "no tools, no member");
         assert_eq!(body["system"][0]["text"], "sys");

@@ -80,10 +80,11 @@ impl HttpModel {
         request: &ModelRequest<'_>,
         sink: &mut dyn StreamSink,
     ) -> Result<(), ModelError> {
-        let (path, body) = match self.format {
-            WireFormat::OpenAi => ("chat/completions", openai::request_json(request)),
-            WireFormat::Anthropic => ("messages", anthropic::request_json(request)),
+        let path = match self.format {
+            WireFormat::OpenAi => "chat/completions",
+            WireFormat::Anthropic => "messages",
         };
+        let body = super::request_json(self.format, request);
         let mut http = self
             .client
             .post(format!("{}/{path}", self.base_url))

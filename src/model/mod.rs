@@ -119,6 +119,17 @@ impl ToolSet {
     }
 }
 
+/// The request's JSON in `format`: the body, and the tools serialised
+/// once per offer (`ToolSet::json`) spliced in as its last member, the
+/// bytes `serde_json` would write for the whole.
+pub fn request_json(format: WireFormat, request: &ModelRequest<'_>) -> String {
+    let body = match format {
+        WireFormat::OpenAi => openai::request_body(request),
+        WireFormat::Anthropic => anthropic::request_body(request),
+    };
+    with_tools(&body, request.tools.json(format))
+}
+
 /// `body` serialised, with `"tools":` `tools` as its last member when
 /// there are tools (an empty list is left out, as the providers want).
 fn with_tools(body: &Value, tools: &str) -> String {

@@ -7,16 +7,6 @@ use serde_json::{Value, json};
 use super::error::{error_message, excerpt, looks_like_context_overflow};
 use super::{Image, Message, ModelError, ModelRequest, StreamItem, ToolSpec, Usage};
 
-/// The request's JSON: the body, and the tools serialised once per offer
-/// (`ToolSet::json`) spliced in as its last member, the bytes
-/// `serde_json` would write for the whole.
-pub fn request_json(request: &ModelRequest<'_>) -> String {
-    super::with_tools(
-        &request_body(request),
-        request.tools.json(super::WireFormat::OpenAi),
-    )
-}
-
 /// The `tools` array of a Chat Completions request.
 pub fn tools_json(tools: &[ToolSpec]) -> String {
     let tools: Vec<Value> = tools
@@ -35,8 +25,8 @@ pub fn tools_json(tools: &[ToolSpec]) -> String {
     Value::from(tools).to_string()
 }
 
-/// The body but its tools (see [`request_json`]).
-fn request_body(request: &ModelRequest<'_>) -> Value {
+/// The body but its tools (see [`super::request_json`]).
+pub(super) fn request_body(request: &ModelRequest<'_>) -> Value {
     let mut messages: Vec<Value> = Vec::new();
     // Chat Completions takes images only from users, and tool messages must
     // follow their assistant message together: images returned by tools
@@ -449,14 +439,17 @@ mod tests {
             description: "run".into(),
             parameters: json!({"type": "object"}),
         }]);
-        let json = request_json(&ModelRequest {
-            model_id: "m",
-            messages: &messages,
-            tools: &tools,
-            max_output_tokens: 100,
-            temperature: None,
-            cache_key: None,
-        });
+        let json = crate::model::request_json(
+            crate::model::WireFormat::OpenAi,
+            &ModelRequest {
+                model_id: "m",
+                messages: &messages,
+                tools: &tools,
+                max_output_tokens: 100,
+                temperature: None,
+                cache_key: None,
+            },
+        );
         let body: Value = serde_json::from_str(&json).unwrap();
         assert_eq!(body["stream"], true);
         assert_eq!(body["stream_options"]["include_usage"], true);

@@ -677,6 +677,19 @@ fn private_temp_folders(base: &Path) -> Vec<String> {
     names
 }
 
+/// The line a command wrote to `path`, once it is whole.
+fn line_written_to(path: &Path, deadline: Instant, what: &str) -> String {
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && text.ends_with('\n')
+        {
+            return text.trim().to_owned();
+        }
+        assert!(Instant::now() < deadline, "{what} never ran");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// A killed agent cannot remove its private temp folder; the next agent
 /// that fences commands removes it (each such folder would cost every
 /// fenced command one more Landlock rule), and never a living agent's.
@@ -698,13 +711,8 @@ fn the_temp_folder_of_a_killed_agent_is_swept_by_the_next_one() {
         session["sandbox"]["landlock_abi"].as_u64().is_some(),
         "this kernel has no Landlock: commands get no private temp folder here"
     );
-    let named = env.work.join("killed.tmpdir");
     let deadline = Instant::now() + Duration::from_secs(10);
-    while std::fs::read_to_string(&named).map_or(true, |text| !text.ends_with('\n')) {
-        assert!(Instant::now() < deadline, "the command never ran");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let left = std::fs::read_to_string(&named).unwrap().trim().to_owned();
+    let left = line_written_to(&env.work.join("killed.tmpdir"), deadline, "the command");
     assert!(left.contains("agent-tmp-"), "{left}");
     killed.child.kill().unwrap();
     killed.child.wait().unwrap();
@@ -721,15 +729,11 @@ fn the_temp_folder_of_a_killed_agent_is_swept_by_the_next_one() {
     let mut command = env.script_command(&living, "go", &["--session-id", "living"]);
     command.env("TMPDIR", &tmp);
     let mut alive = super::Running::spawn(command);
-    let named = env.work.join("living.tmpdir");
-    while std::fs::read_to_string(&named).map_or(true, |text| !text.ends_with('\n')) {
-        assert!(
-            Instant::now() < deadline,
-            "the living agent's command never ran"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let theirs = std::fs::read_to_string(&named).unwrap().trim().to_owned();
+    let theirs = line_written_to(
+        &env.work.join("living.tmpdir"),
+        deadline,
+        "the living agent's command",
+    );
     assert!(
         !Path::new(&left).exists(),
         "the killed agent's folder was swept"

@@ -58,7 +58,9 @@ fn compiled() -> Option<&'static Compiled> {
 /// after it. The screen that comes first waits for it; nothing is paid
 /// twice.
 pub fn prepare() {
-    if COMPILED.get().is_some() {
+    static STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    // One thread: a second call while it compiles would only wait on it.
+    if COMPILED.get().is_some() || STARTED.swap(true, std::sync::atomic::Ordering::AcqRel) {
         return;
     }
     let _ = std::thread::Builder::new()
