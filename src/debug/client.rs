@@ -3,29 +3,31 @@
 //! over its pipes, requests answered by `seq`, events in order; what it
 //! last wrote on stderr; how it ended. Every wait has a deadline, gives
 //! way to a cancel and to the adapter's end, so an adapter that hangs or
-//! dies never hangs the session. Modelled on `mcp::client`.
+//! dies never hangs the session. The process side is the one MCP servers
+//! have ([`crate::tools::service`]).
 
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::Stdio;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::framing::{Decoder, encode};
-use crate::tools::procs;
 use crate::tools::sandbox::Wait;
+use crate::tools::service::{self, Pipes, Service, StderrTail};
 
-/// How much of the adapter's stderr is kept for the messages about it.
-const STDERR_TAIL: usize = 2 * 1024;
-/// After the pipe closes, how long the exit status is waited for.
-const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// How much of the adapter's stderr is kept, and quoted in the messages
+/// about it.
+const STDERR_TAIL: StderrTail = StderrTail {
+    kept: 2 * 1024,
+    quoted: 512,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DapError {
@@ -47,61 +49,13 @@ pub enum DapError {
 }
 
 /// The process side of an adapter, shared with whoever may stop it.
-#[derive(Clone)]
-pub struct Process {
-    pid: i32,
-    ended: watch::Receiver<Option<String>>,
-    stderr: Arc<Mutex<Vec<u8>>>,
-}
+pub type Process = Service;
 
-impl Process {
-    pub fn ended(&self) -> Option<String> {
-        self.ended.borrow().clone()
-    }
-
-    /// Kills the adapter's process group and everything below it (the
-    /// debuggee included), while it has not been waited for: its pid
-    /// cannot have been reused.
-    pub fn kill(&self) {
-        if self.ended().is_none()
-            && let Some(pid) = rustix::process::Pid::from_raw(self.pid)
-        {
-            procs::kill_tree(pid);
-        }
-    }
-
-    /// How it ended, waiting a moment for the status after a closed pipe.
-    async fn how_it_ended(&self) -> String {
-        let mut ended = self.ended.clone();
-        let waited = tokio::time::timeout(EXIT_GRACE, ended.wait_for(Option::is_some)).await;
-        let how = match waited {
-            Ok(Ok(how)) => how.clone().unwrap_or_default(),
-            _ => "closed its pipe".to_owned(),
-        };
-        format!("{how}{}", self.stderr_quote())
-    }
-
-    fn stderr_quote(&self) -> String {
-        let tail = self
-            .stderr
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone();
-        let text = String::from_utf8_lossy(&tail);
-        let text = text.trim();
-        if text.is_empty() {
-            return String::new();
-        }
-        let start = crate::tools::truncate::floor_boundary(
-            text,
-            text.len().saturating_sub(STDERR_TAIL / 4),
-        );
-        let start = text[start..]
-            .char_indices()
-            .next()
-            .map_or(start, |(offset, _)| start + offset);
-        format!("; its stderr ends: {}", text[start..].replace('\n', " | "))
-    }
+/// How the adapter ended, after its pipe closed, and its last words.
+async fn how_it_ended(process: &Process) -> String {
+    let how = process.how_it_ended().await;
+    let how = how.as_deref().unwrap_or("closed its pipe");
+    format!("{how}{}", process.stderr_quote())
 }
 
 type Pending = Arc<Mutex<HashMap<i64, oneshot::Sender<Value>>>>;
@@ -136,20 +90,17 @@ impl Sent {
             answer,
             process,
         } = self;
-        let mut ended = process.ended.clone();
-        // No await in the arms: a `watch::Ref` held across one would make
-        // the future unsendable.
         let response = tokio::select! {
             biased;
             answer = answer => answer.ok(),
             () = cancel.cancelled() => return Err(DapError::Cancelled),
-            _ = ended.wait_for(Option::is_some) => None,
+            _ = process.end() => None,
             () = tokio::time::sleep(timeout) => {
                 return Err(DapError::Timeout { what: command, after: timeout });
             }
         };
         let Some(response) = response else {
-            return Err(DapError::Ended(process.how_it_ended().await));
+            return Err(DapError::Ended(how_it_ended(&process).await));
         };
         if response["success"] == json!(true) {
             return Ok(response["body"].clone());
@@ -186,38 +137,13 @@ impl Adapter {
             .current_dir(spec.cwd)
             .env_clear()
             .envs(spec.env.iter().map(|(name, value)| (name, value)))
-            .env("PWD", spec.cwd)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        let spawn_error = |source| DapError::Spawn {
-            command: format!("{} {}", spec.program, spec.args.join(" ")),
-            source,
-        };
-        let mut child = command.spawn().map_err(spawn_error)?;
-        let pipes = (child.stdout.take(), child.stdin.take(), child.stderr.take());
-        let (Some(stdout), Some(stdin), Some(stderr)) = pipes else {
-            return Err(spawn_error(std::io::Error::other(
-                "no pipes to the process",
-            )));
-        };
-        let Some(pid) = child.id().and_then(|pid| i32::try_from(pid).ok()) else {
-            return Err(spawn_error(std::io::Error::other("the process has no id")));
-        };
-        // Its owner waits for it: the reaper between commands must not.
-        procs::add_service(pid);
-        let (ended_tx, ended) = watch::channel(None);
-        tokio::spawn(async move {
-            let how = match child.wait().await {
-                Ok(status) => describe(status),
-                Err(err) => format!("was lost track of ({err})"),
-            };
-            procs::remove_service(pid);
-            let _ = ended_tx.send(Some(how));
-        });
-        let stderr_tail = Arc::new(Mutex::new(Vec::new()));
-        tokio::spawn(keep_tail(stderr, stderr_tail.clone()));
+            .env("PWD", spec.cwd);
+        let (pipes, process) =
+            service::spawn(&mut command, STDERR_TAIL).map_err(|source| DapError::Spawn {
+                command: format!("{} {}", spec.program, spec.args.join(" ")),
+                source,
+            })?;
+        let Pipes { stdin, stdout } = pipes;
         let (outgoing, to_write) = mpsc::unbounded_channel();
         tokio::spawn(write_all(stdin, to_write));
         let (event_tx, events) = mpsc::unbounded_channel();
@@ -235,11 +161,7 @@ impl Adapter {
             seq,
             pending,
             events,
-            process: Process {
-                pid,
-                ended,
-                stderr: stderr_tail,
-            },
+            process,
         })
     }
 
@@ -288,7 +210,7 @@ impl Adapter {
             biased;
             event = self.events.recv() => match event {
                 Some(event) => Ok(Some(event)),
-                None => Err(DapError::Ended(self.process.how_it_ended().await)),
+                None => Err(DapError::Ended(how_it_ended(&self.process).await)),
             },
             () = tokio::time::sleep(timeout) => Ok(None),
             () = cancel.cancelled() => Err(DapError::Cancelled),
@@ -305,25 +227,6 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn describe(status: std::process::ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exited with status {code}"),
-        (None, Some(signal)) => format!("was killed by signal {signal}"),
-        (None, None) => "ended".to_owned(),
-    }
-}
-
-async fn keep_tail(mut pipe: tokio::process::ChildStderr, kept: Arc<Mutex<Vec<u8>>>) {
-    let mut buffer = [0u8; 4096];
-    while let Ok(read @ 1..) = pipe.read(&mut buffer).await {
-        let mut tail = lock(&kept);
-        tail.extend_from_slice(&buffer[..read]);
-        let excess = tail.len().saturating_sub(STDERR_TAIL);
-        tail.drain(..excess);
-    }
 }
 
 async fn write_all(

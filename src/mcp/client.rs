@@ -5,8 +5,6 @@
 //! process's end, so a server that hangs or dies never hangs the session.
 
 use std::ffi::OsString;
-use std::process::Stdio;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use reqwest::header::{HeaderName, HeaderValue};
@@ -20,20 +18,17 @@ use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransport, StreamableHttpClientTransportConfig,
 };
 use serde_json::Value;
-use tokio::io::AsyncReadExt;
-use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::config::{HttpEndpoint, ServerSpec};
-use crate::tools::procs;
+use crate::tools::service::{self, Pipes, Service, StderrTail};
 
-/// How much of a server's stderr is kept for the messages about it.
-const STDERR_TAIL: usize = 4 * 1024;
-/// How much of it a message quotes.
-const STDERR_QUOTED: usize = 400;
-/// After the pipe closes, how long the process's exit status is waited
-/// for, so the message can say how it ended.
-const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// How much of a server's stderr is kept, and quoted in the messages
+/// about it.
+const STDERR_TAIL: StderrTail = StderrTail {
+    kept: 4 * 1024,
+    quoted: 400,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -64,20 +59,13 @@ pub enum CallError {
 
 /// A server's process, spawned; the handshake comes next.
 pub struct Spawned {
-    stdout: tokio::process::ChildStdout,
-    stdin: tokio::process::ChildStdin,
+    pipes: Pipes,
     process: Process,
 }
 
 /// The process side of a server, shared by its handshake, its calls and
 /// whoever may have to stop it before it answered.
-#[derive(Clone)]
-pub struct Process {
-    pid: i32,
-    /// How the process ended, once it has.
-    ended: watch::Receiver<Option<String>>,
-    stderr: Arc<Mutex<Vec<u8>>>,
-}
+pub type Process = Service;
 
 /// A server that answered its handshake and listed its tools.
 pub struct Connection {
@@ -100,62 +88,15 @@ pub fn spawn(spec: &ServerSpec, env: &[(OsString, OsString)]) -> Result<Spawned,
         // The agent's own would name another folder than the one it runs in.
         .env("PWD", &spec.cwd)
         .envs(&spec.env)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         // Its own group, so that stopping it reaches what it started
         // (`npx` runs the server as a child).
-        .process_group(0)
-        .kill_on_drop(true);
-    let spawn_error = |source| StartError::Spawn {
-        command: spec.command.clone(),
-        source,
-    };
-    let mut child = command.spawn().map_err(spawn_error)?;
-    let pipes = (child.stdout.take(), child.stdin.take(), child.stderr.take());
-    let (Some(stdout), Some(stdin), Some(mut stderr_pipe)) = pipes else {
-        return Err(spawn_error(std::io::Error::other(
-            "no pipes to the process",
-        )));
-    };
-    let Some(pid) = child.id().and_then(|pid| i32::try_from(pid).ok()) else {
-        return Err(spawn_error(std::io::Error::other("the process has no id")));
-    };
-    procs::add_service(pid);
-    let (ended_tx, ended) = watch::channel(None);
-    tokio::spawn(async move {
-        let how = match child.wait().await {
-            Ok(status) => describe(status),
-            Err(err) => format!("was lost track of ({err})"),
-        };
-        procs::remove_service(pid);
-        let _ = ended_tx.send(Some(how));
-    });
-    let stderr = Arc::new(Mutex::new(Vec::new()));
-    let kept = stderr.clone();
-    tokio::spawn(async move {
-        let mut buffer = [0u8; 4096];
-        while let Ok(read @ 1..) = stderr_pipe.read(&mut buffer).await {
-            let mut tail = kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            tail.extend_from_slice(&buffer[..read]);
-            let excess = tail.len().saturating_sub(STDERR_TAIL);
-            tail.drain(..excess);
-        }
-    });
-    Ok(Spawned {
-        stdout,
-        stdin,
-        process: Process { pid, ended, stderr },
-    })
-}
-
-fn describe(status: std::process::ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exited with status {code}"),
-        (None, Some(signal)) => format!("was killed by signal {signal}"),
-        (None, None) => "ended".to_owned(),
-    }
+        .process_group(0);
+    let (pipes, process) =
+        service::spawn(&mut command, STDERR_TAIL).map_err(|source| StartError::Spawn {
+            command: spec.command.clone(),
+            source,
+        })?;
+    Ok(Spawned { pipes, process })
 }
 
 impl Spawned {
@@ -172,7 +113,7 @@ impl Spawned {
         tool_timeout: Duration,
     ) -> Result<(Connection, Vec<Tool>), StartError> {
         let process = self.process.clone();
-        let handshake = handshake(client_config().serve((self.stdout, self.stdin)));
+        let handshake = handshake(client_config().serve((self.pipes.stdout, self.pipes.stdin)));
         let outcome = tokio::time::timeout(timeout, handshake).await;
         let failure = match outcome {
             Ok(Ok((service, tools))) => {
@@ -264,51 +205,6 @@ pub async fn connect_http(
     }
 }
 
-impl Process {
-    /// How the process ended, waiting [`EXIT_GRACE`] for it: a closed
-    /// pipe comes a moment before the exit status.
-    async fn how_it_ended(&self) -> Option<String> {
-        let mut ended = self.ended.clone();
-        let waited = tokio::time::timeout(EXIT_GRACE, ended.wait_for(Option::is_some)).await;
-        waited.ok()?.ok()?.clone()
-    }
-
-    pub fn ended(&self) -> Option<String> {
-        self.ended.borrow().clone()
-    }
-
-    /// `; stderr: ...` with the last lines the server wrote, or nothing.
-    fn stderr_quote(&self) -> String {
-        let tail = self
-            .stderr
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone();
-        let text = String::from_utf8_lossy(&tail);
-        let text = text.trim();
-        if text.is_empty() {
-            return String::new();
-        }
-        let start =
-            crate::tools::truncate::floor_boundary(text, text.len().saturating_sub(STDERR_QUOTED));
-        let start = text[start..]
-            .char_indices()
-            .next()
-            .map_or(start, |(offset, _)| start + offset);
-        format!("; its stderr ends: {}", text[start..].replace('\n', " | "))
-    }
-
-    /// Kills the process group and everything below the process, while
-    /// it has not been waited for (its pid cannot have been reused).
-    pub fn kill(&self) {
-        if self.ended().is_none()
-            && let Some(pid) = rustix::process::Pid::from_raw(self.pid)
-        {
-            procs::kill_tree(pid);
-        }
-    }
-}
-
 impl Connection {
     /// How the server ended, if it has: its process's end, or for a
     /// server over HTTP, the connection's.
@@ -352,15 +248,11 @@ impl Connection {
         }
         let process = self.process.clone();
         let process_end = async move {
-            let Some(process) = process else {
+            match process {
+                Some(process) => process.end().await,
                 // Over HTTP the call's own error says the connection ended.
-                return std::future::pending().await;
-            };
-            let mut ended = process.ended.clone();
-            let how = ended.wait_for(Option::is_some).await;
-            how.ok()
-                .and_then(|how| how.clone())
-                .unwrap_or_else(|| "ended".to_owned())
+                None => std::future::pending().await,
+            }
         };
         tokio::select! {
             result = self.service.call_tool(params) => match result {

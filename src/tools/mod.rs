@@ -14,6 +14,7 @@ pub mod repo_map;
 mod report;
 pub mod sandbox;
 pub mod search;
+pub mod service;
 pub mod session_search;
 pub mod skill;
 pub mod tool_search;
