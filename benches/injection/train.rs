@@ -11,7 +11,7 @@
 //! tokenizer, the windows and the scoring are the agent's own
 //! (`score::tokens`, `score::windows`, `Table::scores`), so what is
 //! measured here is what runs. Every step is in a fixed order with a fixed
-//! seed: the same corpus and the same repository give the same bytes.
+//! seed: the same corpus, `Cargo.lock` and rules give the same bytes.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -159,12 +159,11 @@ pub fn run(root: &Path, blind: bool, cv: bool, without_registry: bool) {
     let mut folds: Vec<String> = texts.iter().map(|text| text.fold.clone()).collect();
     folds.sort();
     folds.dedup();
-    // The repository's files are benign only; each goes to one fold in
-    // turn, so each is held out once.
-    // This repository's files are not trained on: docs/benchmarks.md
-    // holds the figures of each training, so training on it would change
-    // the weights with every report of them. They are measured instead,
-    // as a page the table never saw.
+    // The registry's documents are benign only; each goes to one fold in
+    // turn, so each is held out once. This repository's files are not
+    // trained on: docs/benchmarks.md holds the figures of each training,
+    // so training on it would change the weights with every report of
+    // them. They are measured instead, as pages the table never saw.
     let repo = corpus::repo_files(root);
     let registry = corpus::locked_registry_docs(root);
     let mut dealt = Vec::new();
