@@ -36,9 +36,9 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // 838 of 939 and 25 benign when measured with version 4 (the rounds
     // 7 to 10 were each measured once before a rule was tuned on them;
     // rounds 9 and 10 are what version 4 was tuned on); version 5's
-    // phrase table, trained on all of them, 864 and 27 (docs/protocol.md,
-    // which quotes the rules, is the one file of this repository it
-    // flags).
+    // phrase table, trained on all of them, 864 and 28 (it adds
+    // docs/protocol.md, which quotes the rules, and docs/benchmarks.md,
+    // which lists what injections ask for).
     assert!(
         missed.len() <= 75,
         "{} of {} injected texts missed: {missed:?}",
@@ -46,7 +46,7 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
         injected.len()
     );
     assert!(
-        flagged.len() <= 27,
+        flagged.len() <= 28,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
