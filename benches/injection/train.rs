@@ -1,6 +1,6 @@
 //! The trainer of the weighted phrase table
 //! (`src/session/untrusted/score.rs`): `cargo bench --bench injection --
-//! --train` writes `src/session/untrusted/score/weights.rs`; with
+//! --train` writes `src/session/untrusted/score/weights.in`; with
 //! `--blind` it leaves `fresh/` out of the training, writes nothing, and
 //! measures the table on `fresh/` instead. README.md beside this file says
 //! what is trained on and why.
@@ -55,7 +55,7 @@ const KEEP: usize = 4000;
 const ADDED_FALSE_POSITIVES: f64 = 0.005;
 const SEED: u64 = 0x5EED_1234_ABCD_0001;
 
-const WEIGHTS_FILE: &str = "src/session/untrusted/score/weights.rs";
+const WEIGHTS_FILE: &str = "src/session/untrusted/score/weights.in";
 
 /// One text of the training or test set, made into windows of feature
 /// indices.
@@ -511,37 +511,31 @@ fn train_once(texts: &[&Text], chosen: &[Vec<bool>], features: &Features) -> Tab
     }
 }
 
-/// The Rust source of the table, each feature with its spelling.
+/// The table as the Rust expression `score.rs` includes, each feature
+/// with its spelling.
 fn weights_file(table: &Table, features: &Features, texts: &[Text]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "// Written by `cargo bench --bench injection -- --train`; do not edit.\n\
          // {} features of the {} seen in {} texts (benches/injection/ but hard/,\n\
-         // and the registry's documents of the crates in Cargo.lock), in\n\
-         // thousandths.\n",
+         // and the registry's documents of the crates in Cargo.lock): the bias,\n\
+         // the threshold, and the (feature, weight) pairs sorted by feature, in\n\
+         // thousandths.\n(",
         table.len(),
         features.hashes.len(),
         texts.len(),
     );
-    let _ = writeln!(out, "pub(super) const BIAS: i32 = {};", table.bias());
-    let _ = writeln!(
-        out,
-        "pub(super) const THRESHOLD: i32 = {};",
-        table.threshold()
-    );
-    let _ = writeln!(
-        out,
-        "pub(super) static ENTRIES: [(u64, i16); {}] = [",
-        table.len()
-    );
+    let _ = writeln!(out, "    {},", table.bias());
+    let _ = writeln!(out, "    {},", table.threshold());
+    out.push_str("    &[\n");
     for (hash, weight) in table.entries() {
         let name = features
             .ids
             .get(hash)
             .map_or("?", |id| features.names[*id as usize].as_str());
-        let _ = writeln!(out, "    (0x{hash:016x}, {weight}), // {name:?}");
+        let _ = writeln!(out, "        (0x{hash:016x}, {weight}), // {name:?}");
     }
-    out.push_str("];\n");
+    out.push_str("    ],\n)\n");
     out
 }

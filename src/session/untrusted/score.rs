@@ -22,10 +22,11 @@ use thiserror::Error;
 use super::detect::MAX_EXCERPT_CHARS;
 use crate::protocol::events::Flag;
 
-// Written by the trainer, byte for byte: rustfmt's alignment of the
-// comments would make a retraining differ from the commit.
-#[rustfmt::skip]
-mod weights;
+/// The bias, the threshold and the sorted (feature, weight) pairs, in
+/// thousandths, as `--train` last wrote them: a Rust expression in a file
+/// of its own, as data, not source (rustfmt would realign it, and the
+/// layout test counts `.rs` files as code to read).
+const WEIGHTS: (i32, i32, &[(u64, i16)]) = include!("score/weights.in");
 
 /// The rule name of the table's flag.
 pub const INSTRUCTION_SCORE: &str = "instruction-score";
@@ -38,17 +39,17 @@ pub const WINDOW_BYTES: usize = 320;
 /// Windows start this many bytes apart, so that a paragraph cut by one
 /// window's edge is whole in the next.
 pub const STRIDE_BYTES: usize = 160;
-/// Weights, the bias and the threshold are integers, in these units of 1
-/// (a logit): no float is summed at run time, so no order of additions
-/// can change an answer.
+/// Weights, the bias and the threshold are integers, in thousandths of a
+/// logit: no float is summed at run time, so no order of additions can
+/// change an answer.
 pub const SCALE: f64 = 1000.0;
 
 /// The compiled-in table, as `--train` last wrote it.
 pub fn builtin() -> Table {
     Table {
-        bias: weights::BIAS,
-        threshold: weights::THRESHOLD,
-        entries: Cow::Borrowed(&weights::ENTRIES),
+        bias: WEIGHTS.0,
+        threshold: WEIGHTS.1,
+        entries: Cow::Borrowed(WEIGHTS.2),
         filter: Cow::Borrowed(&BUILTIN_FILTER),
     }
 }
@@ -59,7 +60,7 @@ const FILTER_WORDS: usize = (1 << 16) / 64;
 /// Most words of a page are in no table: a bit per value of the top 16
 /// bits of the features the table has answers most look-ups at once, where
 /// the binary search alone made the table a sixth of the detector's time.
-static BUILTIN_FILTER: [u64; FILTER_WORDS] = filter(&weights::ENTRIES);
+static BUILTIN_FILTER: [u64; FILTER_WORDS] = filter(WEIGHTS.2);
 
 const fn filter(entries: &[(u64, i16)]) -> [u64; FILTER_WORDS] {
     let mut bits = [0; FILTER_WORDS];
