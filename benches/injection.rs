@@ -9,17 +9,27 @@
 //! blind set in `INJECTION_BENCH_EXTRA=DIR`, its `injected.txt` and
 //! `benign.txt`, is measured apart), and
 //! the time the detector takes. The figures go in docs/benchmarks.md.
+//! Each class is counted three ways: the regex rules alone, the weighted
+//! phrase table alone (`instruction-score`), and either, which is what
+//! the agent flags.
+//!
+//! `-- --train` fits the phrase table instead and writes its weights;
+//! `-- --train --blind` fits it without `fresh/` and measures it there
+//! (see `injection/train.rs`).
 
 // A benchmark's report is what it prints.
 #![allow(clippy::print_stdout)]
 
 #[path = "injection/corpus.rs"]
 mod corpus;
+#[path = "injection/train.rs"]
+mod train;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use agent::session::untrusted::score::INSTRUCTION_SCORE;
 use agent::session::untrusted::{RULES_VERSION, detect, screen};
 use agent::tools::untrusted::Origin;
 use corpus::Sample;
@@ -31,6 +41,18 @@ const FALSE_POSITIVE_GOAL: f64 = 0.01;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // `cargo bench` passes `--bench` too.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|arg| arg == "--train") {
+        let flag = |name: &str| args.iter().any(|arg| arg == name);
+        train::run(
+            root,
+            flag("--blind"),
+            flag("--cv"),
+            flag("--without-registry"),
+        );
+        return;
+    }
     // Compiling the table is paid once per process; it is timed alone.
     let started = Instant::now();
     detect("warm up");
@@ -48,8 +70,8 @@ fn main() {
 
     println!("Untrusted-content rules, version {RULES_VERSION}\n");
     println!(
-        "{:<26} {:>6} {:>8} {:>8}",
-        "class", "texts", "flagged", "rate"
+        "{:<26} {:>6} {:>8} {:>8} {:>6} {:>6}",
+        "class", "texts", "flagged", "rate", "rules", "table"
     );
     let (missed, fired) = report(&injected, "injected (all)", DETECTION_GOAL, true);
     let (false_positives, _) = report(&benign, "benign (all)", FALSE_POSITIVE_GOAL, false);
@@ -172,26 +194,34 @@ fn report<'a>(
     goal: f64,
     injected: bool,
 ) -> (Vec<&'a Sample>, BTreeMap<String, usize>) {
-    let mut classes: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    // Per class: texts, flagged, by the rules, by the phrase table.
+    let mut classes: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
     let (mut flagged, mut clean) = (Vec::new(), Vec::new());
     let mut fired = BTreeMap::new();
+    let (mut by_rules, mut by_table) = (0, 0);
     for sample in samples {
         let flags = detect(&sample.text);
         let entry = classes.entry(&sample.class).or_default();
-        entry.0 += 1;
+        entry[0] += 1;
+        let table = flags.iter().any(|flag| flag.rule == INSTRUCTION_SCORE);
+        let rules = flags.iter().any(|flag| flag.rule != INSTRUCTION_SCORE);
+        entry[2] += usize::from(rules);
+        entry[3] += usize::from(table);
+        by_rules += usize::from(rules);
+        by_table += usize::from(table);
         if flags.is_empty() {
             clean.push(sample);
         } else {
-            entry.1 += 1;
+            entry[1] += 1;
             flagged.push(sample);
             for flag in flags {
                 *fired.entry(flag.rule).or_default() += 1;
             }
         }
     }
-    for (class, (texts, hits)) in &classes {
+    for (class, [texts, hits, rules, table]) in &classes {
         println!(
-            "{class:<26} {texts:>6} {hits:>8} {:>7.1}%",
+            "{class:<26} {texts:>6} {hits:>8} {:>7.1}% {rules:>6} {table:>6}",
             percent(*hits, *texts)
         );
     }
@@ -203,7 +233,7 @@ fn report<'a>(
     };
     if classes.len() > 1 || !verdict.is_empty() {
         println!(
-            "{total:<26} {:>6} {:>8} {:>7.1}%  {verdict}",
+            "{total:<26} {:>6} {:>8} {:>7.1}% {by_rules:>6} {by_table:>6}  {verdict}",
             samples.len(),
             flagged.len(),
             rate * 100.0
@@ -254,6 +284,22 @@ fn speed(benign: &[Sample], compile: Duration) {
         benign.len(),
         median.as_secs_f64() * 1e3,
         mib / median.as_secs_f64()
+    );
+    // The phrase table alone, over the text the rules also read.
+    let normal: Vec<String> = benign
+        .iter()
+        .map(|sample| agent::session::untrusted::detect::normalise(&sample.text))
+        .collect();
+    let table = best_of(5, || {
+        for text in &normal {
+            std::hint::black_box(agent::session::untrusted::score::flag(text));
+        }
+    });
+    println!(
+        "  of which the phrase table ({} features): {:.0} ms, {:.0} MiB/s",
+        agent::session::untrusted::score::builtin().len(),
+        table.as_secs_f64() * 1e3,
+        mib / table.as_secs_f64()
     );
     let limit = 32 * 1024;
     let prose: String = benign

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 /// One text, and where it belongs in the report.
+#[derive(Clone)]
 pub struct Sample {
     /// `injected/direct`, `benign/readmes`, `repo/rs`, `registry`...
     pub class: String,
@@ -209,4 +210,39 @@ pub fn registry_docs() -> Vec<Sample> {
             })
         })
         .collect()
+}
+
+/// The registry's documents of the crates `Cargo.lock` names, at their
+/// locked versions: the ones a build of this commit unpacks, so the same
+/// on every machine that built it, where [`registry_docs`] is whatever
+/// the machine holds. Named `crate-version/file`, in that order.
+pub fn locked_registry_docs(root: &Path) -> Vec<Sample> {
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap_or_default();
+    let mut locked = std::collections::BTreeSet::new();
+    let mut name = None;
+    for line in lock.lines() {
+        if let Some(value) = line.strip_prefix("name = ") {
+            name = Some(value.trim_matches('"').to_owned());
+        } else if let Some(value) = line.strip_prefix("version = ")
+            && let Some(name) = name.take()
+        {
+            locked.insert(format!("{name}-{}", value.trim_matches('"')));
+        }
+    }
+    let mut docs: Vec<Sample> = registry_docs()
+        .into_iter()
+        .filter_map(|mut sample| {
+            // `index.crates.io-HASH/crate-version/file`.
+            let (_, local) = sample.name.split_once('/')?;
+            let krate = local.split('/').next()?;
+            if !locked.contains(krate) {
+                return None;
+            }
+            sample.name = local.to_owned();
+            Some(sample)
+        })
+        .collect();
+    docs.sort_by(|a, b| a.name.cmp(&b.name));
+    docs.dedup_by(|a, b| a.name == b.name);
+    docs
 }

@@ -1,8 +1,10 @@
-//! The detector: the rule table ([`super::rules`]) over one text, with no
-//! model call and the same answer every time. The patterns run in one
-//! pass of a `RegexSet` over the normalised text; only the rules that hit
-//! are run again, for the excerpt. Hidden characters and terminal escapes
-//! are found by a scan of the text as it came.
+//! The detector: the rule table ([`super::rules`]) and the weighted phrase
+//! table ([`super::score`]) over one text, with no model call and the
+//! same answer every time. The patterns run in one pass of a `RegexSet`
+//! over the normalised text; only the rules that hit are run again, for
+//! the excerpt. The phrase table weighs the same normalised text, window
+//! by window. Hidden characters and terminal escapes are found by a scan
+//! of the text as it came.
 
 use std::sync::OnceLock;
 
@@ -10,21 +12,24 @@ use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::frame::{is_bidi_control, is_hidden, is_tag, marker};
 use super::rules::{HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, table};
+use super::score;
 use crate::protocol::events::Flag;
 
 /// An excerpt is the hit with this many bytes around it, at most.
 const EXCERPT_CONTEXT: usize = 24;
 /// And never longer than this many characters.
-const MAX_EXCERPT_CHARS: usize = 160;
+pub(super) const MAX_EXCERPT_CHARS: usize = 160;
 
 /// What the rules find in `text`: at most one flag per rule, in the
-/// order of the table, then hidden characters and terminal escapes.
+/// order of the table, then the phrase table's, then hidden characters
+/// and terminal escapes.
 pub fn detect(text: &str) -> Vec<Flag> {
     let mut flags = Vec::new();
+    let normal = normalise(text);
     if let Some(compiled) = compiled() {
-        let normal = normalise(text);
         flags.extend(compiled.hits(&normal));
     }
+    flags.extend(score::flag(&normal));
     flags.extend(hidden_characters(text));
     flags.extend(terminal_escape(text));
     flags

@@ -13,6 +13,7 @@ pub mod approve;
 pub mod detect;
 pub mod frame;
 pub mod rules;
+pub mod score;
 
 use serde::{Deserialize, Serialize};
 

@@ -209,6 +209,7 @@ fn the_protocol_document_lists_every_rule_of_this_version() {
     let rows = table().map(|rule| (rule.id, rule.what)).chain([
         (HIDDEN_CHARACTERS, HIDDEN_CHARACTERS_WHAT),
         (TERMINAL_ESCAPE, TERMINAL_ESCAPE_WHAT),
+        (score::INSTRUCTION_SCORE, score::INSTRUCTION_SCORE_WHAT),
     ]);
     for (id, what) in rows {
         let row = format!("| `{id}` | {what} |");
