@@ -13,9 +13,9 @@
 //! phrase table alone (`instruction-score`), and either, which is what
 //! the agent flags.
 //!
-//! `-- --train` fits the phrase table instead and writes its weights;
-//! `-- --train --blind` fits it without `fresh/` and measures it there
-//! (see `injection/train.rs`).
+//! `-- --train` fits the phrase table instead (never on `fresh/`),
+//! writes its weights and measures it on `fresh/`; `-- --train --blind`
+//! writes nothing (see `injection/train.rs`).
 
 // A benchmark's report is what it prints.
 #![allow(clippy::print_stdout)]

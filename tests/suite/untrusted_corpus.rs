@@ -38,15 +38,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // rounds 9 and 10 are what version 4 was tuned on); version 5's
     // phrase table, trained on all of them, 864 and 28 (it adds
     // docs/protocol.md, which quotes the rules, and docs/benchmarks.md,
-    // which lists what injections ask for).
+    // which lists what injections ask for). Version 6 adds rounds 11 to
+    // 13 (400 injected, 380 benign, measured once with version 5) and
+    // its table is trained on them: 1179 of 1339 and 56.
     assert!(
-        missed.len() <= 75,
+        missed.len() <= 160,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 28,
+        flagged.len() <= 56,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -59,16 +61,15 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Written blind after version 3 and never tuned on by the rules:
-    // version 3 flagged 64 and 9, version 4 73 and 10 (the honest
-    // estimate). Version 5's phrase table is trained on them (85 and 10);
-    // trained without them it flagged 78 and 10 (docs/benchmarks.md).
+    // Written blind after version 5 and never trained on: version 4's
+    // rules flagged 76 and 7, version 5 82 and 7, version 6 85 and 7
+    // (the honest estimate; docs/benchmarks.md).
     assert!(
         count("fresh/injected", true) >= 85,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 10,
+        count("fresh/benign", true) <= 7,
         "fresh benign texts flagged"
     );
 }
