@@ -1,12 +1,14 @@
 //! The session: the iteration loop (one model call plus the tools it asked
 //! for), the conversation it builds, and every way it can end.
 
+mod calling;
 pub mod checks;
 pub mod compact;
 pub mod context;
 pub mod control;
 mod conversation;
 mod debug;
+mod dispatch;
 pub mod egress;
 pub mod gating;
 pub mod hitl;
@@ -31,17 +33,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use futures_util::FutureExt;
-use serde_json::Value;
 
-use crate::model::{
-    Image, Message, ModelClient, ModelRequest, ModelSpec, ToolResultMessage, ToolSet, Usage,
-};
+use crate::model::{Image, Message, ModelClient, ModelSpec, ToolResultMessage, ToolSet};
 use crate::protocol::EventWriter;
 use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Event, ExitReason, MessageSource, Mode, PROTOCOL_VERSION};
-use crate::tools::{
-    self, BadCall, Call, EVENT_OUTPUT_LIMIT, MODEL_OUTPUT_LIMIT, Offer, ToolContext, ToolOutput,
-};
+use crate::tools::{self, MODEL_OUTPUT_LIMIT, Offer, ToolOutput};
 
 use crate::state::SessionDir;
 use crate::state::checkpoint::{Checkpointer, Manifest};
@@ -457,186 +454,6 @@ impl Session {
             }
             if !cancel.is_cancelled() {
                 self.save_checkpoint();
-            }
-        }
-    }
-
-    fn count_usage(&mut self, usage: Usage) {
-        let event = self.state.count_usage(usage, &self.config.model.prices());
-        self.events.emit(event);
-    }
-
-    /// A request the provider refuses as too long is compacted and sent
-    /// once more, instead of ending the session.
-    async fn call_model_fitting(
-        &mut self,
-    ) -> Result<(crate::model::AssistantTurn, Option<String>), crate::model::ModelError> {
-        match self.call_model_or_fallback().await {
-            Err(crate::model::ModelError::ContextTooLong(message)) => {
-                if self.compact_after_refusal(&message).await {
-                    self.call_model().await
-                } else {
-                    Err(crate::model::ModelError::ContextTooLong(message))
-                }
-            }
-            other => other,
-        }
-    }
-
-    /// A model whose retries are spent on errors worth retrying hands over
-    /// to its fallback, once, and the session says so.
-    async fn call_model_or_fallback(
-        &mut self,
-    ) -> Result<(crate::model::AssistantTurn, Option<String>), crate::model::ModelError> {
-        match self.call_model().await {
-            Err(error) if error.is_retryable() && self.config.fallback.is_some() => {
-                let Some(fallback) = self.config.fallback.take() else {
-                    return Err(error);
-                };
-                self.events.emit(Event::warning(
-                    ErrorCode::ModelFallback,
-                    format!(
-                        "the model {} kept failing ({error}); going on with {}",
-                        self.config.model_alias, fallback.alias
-                    ),
-                ));
-                self.model = fallback.client;
-                self.config.model = fallback.spec;
-                self.config.model_alias = fallback.alias;
-                self.call_model().await
-            }
-            other => other,
-        }
-    }
-
-    /// The model's turn, and what to tell it when its answer was cut for
-    /// repeating itself.
-    async fn call_model(
-        &mut self,
-    ) -> Result<(crate::model::AssistantTurn, Option<String>), crate::model::ModelError> {
-        let events = self.events.clone();
-        let emit = move |event: Event| {
-            events.emit(event);
-        };
-        let mut builder = turn::TurnBuilder::new(self.state.iterations, &self.offer.builtin);
-        if self.config.loop_breaker.enabled {
-            builder = builder.cut_repeats(self.config.loop_breaker.repeated_text);
-        }
-        let mut live = turn::LiveTurn {
-            builder,
-            emit: &emit,
-        };
-        let request = ModelRequest {
-            model_id: &self.config.model.model,
-            messages: &self.state.conversation,
-            tools: &self.specs,
-            max_output_tokens: self.config.model.max_output_tokens,
-            temperature: self.config.model.temperature,
-            cache_key: Some(&self.config.session_id),
-        };
-        self.state.progress.model_calls += 1;
-        self.model.complete(&request, &mut live).await?;
-        let told = live.builder.cut().map(str::to_owned);
-        let (turn, usage) = live.builder.finish();
-        self.state.conversation.measured_as(usage.input_tokens);
-        self.count_usage(usage);
-        Ok((turn, told))
-    }
-
-    /// Announces, checks and runs one tool call, and reports its result.
-    async fn run_tool_call(&mut self, id: &str, name: &str, raw_arguments: &str) -> Step {
-        let started = Instant::now();
-        let parsed = tools::parse_arguments(raw_arguments);
-        self.events.emit(Event::ToolCallStart {
-            id: id.to_owned(),
-            name: name.to_owned(),
-            args: parsed
-                .clone()
-                .unwrap_or_else(|_| Value::Object(Default::default())),
-            iteration: self.state.iterations,
-        });
-        let loop_args = loops::loop_args(&parsed, raw_arguments);
-        let checked = self.loop_check(name, &loop_args);
-        let ran = checked.is_ok();
-        self.let_in_held_back(name);
-        // An unknown or blocked tool is the better answer than the JSON
-        // of its arguments.
-        let call = self.offer.admit(name).and_then(|()| match &parsed {
-            Ok(arguments) => self.offer.parse(name, &self.for_tool(name, arguments)),
-            Err(problem) => Err(BadCall(format!(
-                "{problem}: {}",
-                tools::truncate::head_tail(raw_arguments, 2_000)
-            ))),
-        });
-        // A call the loop breaker holds back is answered by it alone.
-        let call = checked.and(call);
-        let mut step = match (call, &parsed) {
-            (Ok(call), Ok(arguments)) => match self.pass_checks(id, &call, arguments).await {
-                Err(refusal) => Step::Done(refusal),
-                Ok(()) => self.dispatch(id, call).await,
-            },
-            (Err(BadCall(refusal)), _) => Step::Done(ToolOutput::fail(refusal)),
-            (Ok(_), Err(problem)) => Step::Done(ToolOutput::fail(problem.clone())),
-        };
-        let flags = self.screen_untrusted(&mut step).await;
-        let (ok, text) = match &step {
-            Step::Done(result) => (result.ok, result.output.as_str()),
-            Step::PlanApproved(_) => (true, "plan approved; continuing in implement mode"),
-        };
-        if ran {
-            self.loops.after(name, &loop_args, ok, text);
-        }
-        // Masked whole, then capped: a cap through the middle of a secret
-        // would leave a half that no rule recognises.
-        let masked = self.events.redactor().redact(text);
-        let (output, truncated) = tools::truncate::cap(&masked, EVENT_OUTPUT_LIMIT);
-        self.events.emit(Event::ToolResult {
-            id: id.to_owned(),
-            name: name.to_owned(),
-            ok,
-            output,
-            truncated,
-            duration_ms: tools::elapsed_ms(started),
-            flags,
-        });
-        step
-    }
-
-    /// Runs a call that passed its checks: the session's own tools here,
-    /// the others in the tool registry, reporting through the events.
-    async fn dispatch(&mut self, id: &str, call: Call) -> Step {
-        self.note_call(&call);
-        untrusted::prepare_for(&call);
-        match call {
-            Call::TodoWrite(args) => Step::Done(self.write_todos(args)),
-            Call::AskUser(args) => Step::Done(self.ask_user(id, args).await),
-            Call::WritePlan(args) => self.submit_plan(id, args.plan).await,
-            Call::ToolSearch(args) => Step::Done(self.search_tools(&args)),
-            Call::Runtime(call) => Step::Done(self.call_mcp(call).await),
-            Call::Debug(args) => Step::Done(self.debug(id, args).await),
-            call => {
-                let ctx = ToolContext {
-                    work_dir: self.config.work_dir.clone(),
-                    report: Arc::new(reporting::CallEvents {
-                        events: self.events.clone(),
-                        call_id: id.to_owned(),
-                    }),
-                    cancel: self.control.cancel.clone(),
-                    exec: self.config.exec.clone(),
-                    web: self.config.web.clone(),
-                    mode: self.state.progress.mode,
-                    images_supported: self.config.model.images,
-                    skills: self.skills.clone(),
-                    search: self.config.search.clone(),
-                    repo_map: self.config.repo_map.clone(),
-                };
-                let target = call.target().map(str::to_owned);
-                let mut result = tools::run(call, &ctx).await;
-                if let (true, Some(target)) = (result.ok, target) {
-                    let blocks = self.instructions_on_the_way(&target);
-                    result.output.push_str(&blocks);
-                }
-                Step::Done(result)
             }
         }
     }
