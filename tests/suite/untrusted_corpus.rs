@@ -40,9 +40,9 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // docs/protocol.md, which quotes the rules, and docs/benchmarks.md,
     // which lists what injections ask for). Version 6 adds rounds 11 to
     // 13 (400 injected, 380 benign, measured once with version 5) and
-    // its table is trained on them: 1179 of 1339 and 56.
+    // its table (8000 features) is trained on them: 1232 of 1339 and 56.
     assert!(
-        missed.len() <= 160,
+        missed.len() <= 107,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
@@ -62,10 +62,10 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .count()
     };
     // Written blind after version 5 and never trained on: version 4's
-    // rules flagged 76 and 7, version 5 82 and 7, version 6 85 and 7
+    // rules flagged 76 and 7, version 5 82 and 7, version 6 86 and 7
     // (the honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 85,
+        count("fresh/injected", true) >= 86,
         "fresh injected texts flagged"
     );
     assert!(
