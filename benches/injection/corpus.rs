@@ -217,18 +217,26 @@ pub fn registry_docs() -> Vec<Sample> {
 /// on every machine that built it, where [`registry_docs`] is whatever
 /// the machine holds. Named `crate-version/file`, in that order.
 pub fn locked_registry_docs(root: &Path) -> Vec<Sample> {
-    let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap_or_default();
-    let mut locked = std::collections::BTreeSet::new();
-    let mut name = None;
-    for line in lock.lines() {
-        if let Some(value) = line.strip_prefix("name = ") {
-            name = Some(value.trim_matches('"').to_owned());
-        } else if let Some(value) = line.strip_prefix("version = ")
-            && let Some(name) = name.take()
-        {
-            locked.insert(format!("{name}-{}", value.trim_matches('"')));
-        }
+    #[derive(serde::Deserialize)]
+    struct Lock {
+        #[serde(default)]
+        package: Vec<Package>,
     }
+    #[derive(serde::Deserialize)]
+    struct Package {
+        name: String,
+        version: String,
+    }
+    let path = root.join("Cargo.lock");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let lock: Lock =
+        toml::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let locked: std::collections::BTreeSet<String> = lock
+        .package
+        .iter()
+        .map(|package| format!("{}-{}", package.name, package.version))
+        .collect();
     let mut docs: Vec<Sample> = registry_docs()
         .into_iter()
         .filter_map(|mut sample| {

@@ -345,10 +345,13 @@ impl Table {
     /// that repeats a word (a licence block, a list of links) must not
     /// add it up into an order.
     pub fn scores(&self, normal: &str) -> Vec<Scored> {
-        let tokens = tokens(normal);
-        let (words, pairs) = self.contributions(normal, &tokens);
+        self.scores_of(normal, &tokens(normal))
+    }
+
+    fn scores_of(&self, normal: &str, tokens: &[Token]) -> Vec<Scored> {
+        let (words, pairs) = self.contributions(normal, tokens);
         let mut hits: Vec<(u64, i32)> = Vec::new();
-        windows(&tokens)
+        windows(tokens)
             .into_iter()
             .map(|window| {
                 hits.clear();
@@ -374,7 +377,11 @@ impl Table {
 
     /// The highest-scoring window, the first of equals.
     pub fn best(&self, normal: &str) -> Option<Scored> {
-        self.scores(normal)
+        self.best_of(normal, &tokens(normal))
+    }
+
+    fn best_of(&self, normal: &str, tokens: &[Token]) -> Option<Scored> {
+        self.scores_of(normal, tokens)
             .into_iter()
             .reduce(|best, next| if next.score > best.score { next } else { best })
     }
@@ -382,21 +389,20 @@ impl Table {
     /// One flag when the best window passes the threshold; its excerpt is
     /// the part of that window that weighs most.
     pub fn flag(&self, normal: &str) -> Option<Flag> {
+        let tokens = tokens(normal);
         let best = self
-            .best(normal)
+            .best_of(normal, &tokens)
             .filter(|best| best.score >= self.threshold)?;
         Some(Flag {
             rule: INSTRUCTION_SCORE.to_owned(),
-            excerpt: self.excerpt(normal, best.window),
+            excerpt: self.excerpt(normal, &tokens[best.window]),
         })
     }
 
     /// The span of at most [`MAX_EXCERPT_CHARS`] within the window whose
     /// words weigh most, on one line: a window is longer than an excerpt,
     /// and its heaviest part is the one a person should read.
-    fn excerpt(&self, normal: &str, window: Range<usize>) -> String {
-        let all = tokens(normal);
-        let tokens = &all[window];
+    fn excerpt(&self, normal: &str, tokens: &[Token]) -> String {
         let (words, pairs) = self.contributions(normal, tokens);
         let weight = |weighed: &Weighed| weighed.map_or(0, |(_, weight)| weight);
         let words: Vec<i32> = words.iter().map(weight).collect();
