@@ -192,14 +192,42 @@ mod tests {
     #[tokio::test]
     async fn a_killed_service_is_killed_with_what_it_started() {
         let mut command = Command::new("sh");
-        command.args(["-c", "sleep 30 & wait"]).process_group(0);
-        let (_pipes, service) = spawn(&mut command, TAIL).expect("sh starts");
+        // The grandchild leaves the group on purpose: killing the group
+        // alone would miss it.
+        command
+            .args(["-c", "setsid sleep 30 & echo $!; wait"])
+            .process_group(0);
+        let (pipes, service) = spawn(&mut command, TAIL).expect("sh starts");
+        let mut stdout = tokio::io::BufReader::new(pipes.stdout);
+        let mut line = String::new();
+        tokio::io::AsyncBufReadExt::read_line(&mut stdout, &mut line)
+            .await
+            .expect("sh says the sleep's pid");
+        let grandchild: i32 = line.trim().parse().expect("a pid");
         assert_eq!(service.ended(), None);
         service.kill();
         let how = tokio::time::timeout(Duration::from_secs(5), service.end())
             .await
             .expect("the service ends when killed");
         assert_eq!(how, "was killed by signal 9");
+        // Gone, or a zombie waiting for whoever reaps orphans here.
+        let alive = || {
+            std::fs::read_to_string(format!("/proc/{grandchild}/stat")).is_ok_and(|stat| {
+                !stat
+                    .rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
+        };
+        for _ in 0..100 {
+            if !alive() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(!alive(), "the service's grandchild outlived it");
         assert_eq!(service.stderr_quote(), "");
     }
 }
