@@ -65,8 +65,9 @@ struct Text {
     fold: String,
     normal: String,
     windows: Vec<Vec<(u32, f32)>>,
-    /// Whether the regex rules alone flag it.
+    /// Whether the regex rules alone flag it, and which.
     rules: bool,
+    rule_names: Vec<String>,
 }
 
 /// Features seen in training, numbered in the order first seen.
@@ -99,10 +100,14 @@ impl Features {
                 counts
             })
             .collect();
-        let rules = detect(&sample.text)
-            .iter()
-            .any(|flag| flag.rule != INSTRUCTION_SCORE);
+        let rule_names: Vec<String> = detect(&sample.text)
+            .into_iter()
+            .filter(|flag| flag.rule != INSTRUCTION_SCORE)
+            .map(|flag| flag.rule)
+            .collect();
+        let rules = !rule_names.is_empty();
         Text {
+            rule_names,
             name: format!("{} {}", sample.class, sample.name),
             injected,
             fold,
@@ -186,6 +191,24 @@ pub fn run(root: &Path, blind: bool, cv: bool, without_registry: bool) {
         }
     }
     let threshold = choose_threshold(&texts, &held_out);
+    // Each text's fold, class, rules and held-out score, for a look at
+    // what the rules and the table each catch (see README.md).
+    if let Some(path) = std::env::var_os("INJECTION_TRAIN_DUMP") {
+        let mut out = String::from("fold\tinjected\trules\theld-out score\ttext\n");
+        for (text, score) in texts.iter().zip(&held_out) {
+            out.push_str(&format!(
+                "{}\t{}\t{}\t{}\t{}\n",
+                text.fold,
+                u8::from(text.injected),
+                text.rule_names.join(","),
+                score.unwrap_or(i32::MIN),
+                text.name
+            ));
+        }
+        if let Err(err) = std::fs::write(&path, out) {
+            panic!("{}: {err}", std::path::Path::new(&path).display());
+        }
+    }
     println!("\nCross-validation, leaving out one round at a time:");
     cross_validation_report(&texts, &held_out, threshold);
 

@@ -41,14 +41,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // which lists what injections ask for). Version 6 adds rounds 11 to
     // 13 (400 injected, 380 benign, measured once with version 5) and
     // its table (8000 features) is trained on them: 1232 of 1339 and 56.
+    // Version 7 adds round 14 (150 injected, 321 benign, in 28 languages)
+    // and round 15 (the last fresh set): 1414 of 1589 and 64 (62 of them
+    // the rules', one of them src/session/mod.rs, which the table now
+    // flags for "the person's prompt ... the user's message").
     assert!(
-        missed.len() <= 107,
+        missed.len() <= 175,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 56,
+        flagged.len() <= 64,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -61,15 +65,16 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Written blind after version 5 and never trained on: version 4's
-    // rules flagged 76 and 7, version 5 82 and 7, version 6 86 and 7
-    // (the honest estimate; docs/benchmarks.md).
+    // Written blind after version 6 (120 and 120, 75 of each in 27
+    // languages other than English) and never trained on: version 6
+    // flagged 79 and 0, version 7 92 and 0 (the honest estimate;
+    // docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 86,
+        count("fresh/injected", true) >= 92,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 7,
+        count("fresh/benign", true) == 0,
         "fresh benign texts flagged"
     );
 }

@@ -19,6 +19,8 @@ use std::ops::Range;
 
 use thiserror::Error;
 
+pub mod senses;
+
 use super::detect::MAX_EXCERPT_CHARS;
 use crate::protocol::events::Flag;
 
@@ -86,41 +88,63 @@ pub fn flag(normal: &str) -> Option<Flag> {
 pub struct Token {
     pub start: usize,
     pub end: usize,
+    /// The sense it was folded to, if it is one of the words of an order
+    /// in one of the languages of [`senses`].
+    pub sense: Option<u16>,
 }
 
-/// The words of `normal`, in order. Punctuation, markup and white space
-/// only separate them: the table must weigh what a text says, not how it
-/// is typeset, or it learns the corpus's style instead of its orders.
+/// The words of `normal`, in order, each word of an order folded to its
+/// sense ([`senses`]). Punctuation, markup and white space only separate
+/// them: the table must weigh what a text says, not how it is typeset, or
+/// it learns the corpus's style instead of its orders.
 pub fn tokens(normal: &str) -> Vec<Token> {
+    senses::fold(normal, words(normal))
+}
+
+/// The words of `normal` as written.
+fn words(normal: &str) -> Vec<Token> {
     let mut out = Vec::new();
     let mut word: Option<usize> = None;
     for (at, c) in normal.char_indices() {
         if is_unspaced(c) {
             if let Some(start) = word.take() {
-                out.push(Token { start, end: at });
+                out.push(Token {
+                    start,
+                    end: at,
+                    sense: None,
+                });
             }
             out.push(Token {
                 start: at,
                 end: at + c.len_utf8(),
+                sense: None,
             });
         } else if is_word(c) {
             word.get_or_insert(at);
         } else if let Some(start) = word.take() {
-            out.push(Token { start, end: at });
+            out.push(Token {
+                start,
+                end: at,
+                sense: None,
+            });
         }
     }
     if let Some(start) = word {
         out.push(Token {
             start,
             end: normal.len(),
+            sense: None,
         });
     }
     out
 }
 
-/// How a token is spelled in the table: a number is any number, so that
-/// a port or a date teaches nothing.
+/// How a token is spelled in the table: a sense by its label, and a
+/// number is any number, so that a port or a date teaches nothing.
 pub fn spelling<'a>(normal: &'a str, token: &Token) -> &'a str {
+    if let Some(sense) = token.sense {
+        return senses::label(sense);
+    }
     let word = &normal[token.start..token.end];
     if word.bytes().all(|b| b.is_ascii_digit()) {
         "0"
