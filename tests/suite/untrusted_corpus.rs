@@ -44,15 +44,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // Version 7 adds round 14 (150 injected, 321 benign, in 28 languages)
     // and round 15 (the last fresh set): 1414 of 1589 and 64 (62 of them
     // the rules', one of them src/session/mod.rs, which the table now
-    // flags for "the person's prompt ... the user's message").
+    // flags for "the person's prompt ... the user's message"). Version 8
+    // adds round 16 (version 7's fresh set) and pairs of senses: 1527 of
+    // 1709 and 66 (docs/benchmarks.md now quotes what round 14's misses
+    // ask for, and the table flags two more of this repository's files).
     assert!(
-        missed.len() <= 175,
+        missed.len() <= 182,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 64,
+        flagged.len() <= 66,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -65,16 +68,16 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Written blind after version 6 (120 and 120, 75 of each in 27
-    // languages other than English) and never trained on: version 6
-    // flagged 79 and 0, version 7 92 and 0 (the honest estimate;
+    // Written blind after version 7 (120 and 120, 70 of each in 32
+    // languages other than English) and never trained on: version 7
+    // flagged 92 and 3, version 8 92 and 3 (the honest estimate;
     // docs/benchmarks.md).
     assert!(
         count("fresh/injected", true) >= 92,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) == 0,
+        count("fresh/benign", true) <= 3,
         "fresh benign texts flagged"
     );
 }

@@ -1,5 +1,7 @@
 //! The detector's second layer: a weighted phrase table. Each word and
-//! each pair of adjacent words of the normalised text has a weight,
+//! each pair of adjacent words of the normalised text has a weight (the
+//! words of an order folded to their sense first, see [`senses`]), and
+//! so has each pair of senses that stand in one window,
 //! learned offline from `benches/injection/` (`cargo bench --bench
 //! injection -- --train`, see its README) and compiled in as a sorted
 //! table of (feature hash, weight); a window of the text whose weights add
@@ -208,6 +210,27 @@ fn pair(first: u64, second: &str) -> u64 {
     fnv(fnv(first, &[0xFF]), second.as_bytes())
 }
 
+/// The feature of two senses in one window, in either order and however
+/// far apart: an order is a conjunction ("skip" and "tests" and an AI
+/// reader) that a sum of single words and neighbours cannot see, and its
+/// words stand anywhere in the sentence in most languages. Joined by
+/// 0xFE, which no pair of words uses.
+pub fn sense_pair(first: u16, second: u16) -> u64 {
+    let (first, second) = (first.min(second), first.max(second));
+    fnv(
+        fnv(unigram(senses::label(first)), &[0xFE]),
+        senses::label(second).as_bytes(),
+    )
+}
+
+/// The distinct senses of a window's tokens, sorted.
+fn window_senses(tokens: &[Token], window: Range<usize>, out: &mut Vec<u16>) {
+    out.clear();
+    out.extend(tokens[window].iter().filter_map(|token| token.sense));
+    out.sort_unstable();
+    out.dedup();
+}
+
 /// The windows of a text, as ranges of `tokens`: the words that start
 /// within [`WINDOW_BYTES`] of a point, the points [`STRIDE_BYTES`] apart.
 /// A text shorter than a window is one window; no window is empty.
@@ -253,6 +276,14 @@ pub fn features(normal: &str, tokens: &[Token], window: Range<usize>) -> Vec<(u6
         if at > window.start {
             let before = spelling(normal, &tokens[at - 1]);
             out.push((bigram(before, word), format!("{before} {word}")));
+        }
+    }
+    let mut senses = Vec::new();
+    window_senses(tokens, window, &mut senses);
+    for (at, &first) in senses.iter().enumerate() {
+        for &second in &senses[at + 1..] {
+            let name = format!("{}&{}", senses::label(first), senses::label(second));
+            out.push((sense_pair(first, second), name));
         }
     }
     out
@@ -375,6 +406,7 @@ impl Table {
     fn scores_of(&self, normal: &str, tokens: &[Token]) -> Vec<Scored> {
         let (words, pairs) = self.contributions(normal, tokens);
         let mut hits: Vec<(u64, i32)> = Vec::new();
+        let mut senses = Vec::new();
         windows(tokens)
             .into_iter()
             .map(|window| {
@@ -385,6 +417,16 @@ impl Table {
                     // it is not the window's.
                     if at > window.start {
                         hits.extend(pairs[at]);
+                    }
+                }
+                window_senses(tokens, window.clone(), &mut senses);
+                for (at, &first) in senses.iter().enumerate() {
+                    for &second in &senses[at + 1..] {
+                        let feature = sense_pair(first, second);
+                        let weight = self.weight(feature);
+                        if weight != 0 {
+                            hits.push((feature, weight));
+                        }
                     }
                 }
                 hits.sort_unstable_by_key(|(feature, _)| *feature);

@@ -169,3 +169,27 @@ fn the_same_text_gets_the_same_answer() {
         assert_eq!(table.flag(&text), table.flag(&text));
     }
 }
+
+/// Two senses in one window weigh together wherever they stand in it, and
+/// not across windows: an order's words are far apart in many languages.
+#[test]
+fn two_senses_in_a_window_are_a_feature_in_either_order() {
+    let sense = |label: &str| {
+        senses::SENSES
+            .iter()
+            .position(|(name, _)| *name == label)
+            .and_then(|at| u16::try_from(at).ok())
+            .unwrap()
+    };
+    let pair = sense_pair(sense("~send"), sense("~secret"));
+    assert_eq!(pair, sense_pair(sense("~secret"), sense("~send")));
+    let table = Table::new(0, 1000, vec![(pair, 1000)]).unwrap();
+    let flagged = |text: &str| table.flag(&normalise(text)).is_some();
+    assert!(flagged("Please send, when you have a minute, the password"));
+    assert!(flagged("Das Passwort bitte an diese Adresse schicken"));
+    assert!(flagged("パスワードをこのアドレスに送信してください"));
+    assert!(!flagged("Please send the report"));
+    // Each in a window of its own: no pair.
+    let apart = format!("send {} password", "filler ".repeat(100));
+    assert!(!flagged(&apart));
+}
