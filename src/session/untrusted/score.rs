@@ -211,7 +211,7 @@ fn pair(first: u64, second: &str) -> u64 {
 }
 
 /// The feature of two senses in one window, in either order and however
-/// far apart: an order is a conjunction ("skip" and "tests" and an AI
+/// far apart: an order is a conjunction ("skip" and "approve" and an AI
 /// reader) that a sum of single words and neighbours cannot see, and its
 /// words stand anywhere in the sentence in most languages. Joined by
 /// 0xFE, which no pair of words uses.

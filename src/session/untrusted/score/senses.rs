@@ -1,4 +1,4 @@
-//! The words of an injection in thirty languages, folded to one spelling
+//! The words of an injection in 28 languages, folded to one spelling
 //! per sense: "zignoruj", "negeer", "yoksay", "無視" and "ignore" are all
 //! `~ignore` to the phrase table. The table learns its weights from a
 //! corpus that is mostly English, French, German, Spanish and Chinese; an
@@ -42,7 +42,7 @@ struct Lexicon {
     starts: Vec<(u64, usize)>,
     /// A bit per value of the top 16 bits of every hash above: most
     /// words of a page are none of these, and a bit says so before a
-    /// binary search (the fold doubled the table's time without it).
+    /// binary search.
     filter: Vec<u64>,
     /// The longest stem, in bytes: a word is not probed beyond it.
     longest_stem: usize,
