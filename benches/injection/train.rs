@@ -65,9 +65,15 @@ struct Text {
     fold: String,
     normal: String,
     windows: Vec<Vec<(u32, f32)>>,
-    /// Whether the regex rules alone flag it, and which.
-    rules: bool,
-    rule_names: Vec<String>,
+    /// The regex rules that flag it.
+    rules: Vec<String>,
+}
+
+impl Text {
+    /// Whether the regex rules alone flag it.
+    fn ruled(&self) -> bool {
+        !self.rules.is_empty()
+    }
 }
 
 /// Features seen in training, numbered in the order first seen.
@@ -100,14 +106,12 @@ impl Features {
                 counts
             })
             .collect();
-        let rule_names: Vec<String> = detect(&sample.text)
+        let rules = detect(&sample.text)
             .into_iter()
             .filter(|flag| flag.rule != INSTRUCTION_SCORE)
             .map(|flag| flag.rule)
             .collect();
-        let rules = !rule_names.is_empty();
         Text {
-            rule_names,
             name: format!("{} {}", sample.class, sample.name),
             injected,
             fold,
@@ -200,7 +204,7 @@ pub fn run(root: &Path, blind: bool, cv: bool, without_registry: bool) {
                 "{}\t{}\t{}\t{}\t{}\n",
                 text.fold,
                 u8::from(text.injected),
-                text.rule_names.join(","),
+                text.rules.join(","),
                 score.unwrap_or(i32::MIN),
                 text.name
             ));
@@ -287,7 +291,7 @@ fn choose_threshold(texts: &[Text], held_out: &[Option<i32>]) -> i32 {
     let mut scores: Vec<i32> = texts
         .iter()
         .zip(held_out)
-        .filter(|(text, _)| !text.injected && !text.rules)
+        .filter(|(text, _)| !text.injected && !text.ruled())
         .filter_map(|(_, score)| *score)
         .collect();
     scores.sort_unstable_by(|a, b| b.cmp(a));
@@ -304,9 +308,9 @@ fn cross_validation_report(texts: &[Text], held_out: &[Option<i32>], threshold: 
                 continue;
             }
             counts.0 += 1;
-            counts.1 += usize::from(text.rules);
+            counts.1 += usize::from(text.ruled());
             counts.2 += usize::from(flagged(at, threshold));
-            counts.3 += usize::from(text.rules || flagged(at, threshold));
+            counts.3 += usize::from(text.ruled() || flagged(at, threshold));
         }
         counts
     };
@@ -333,9 +337,9 @@ fn cross_validation_report(texts: &[Text], held_out: &[Option<i32>], threshold: 
         for (at, text) in texts.iter().enumerate() {
             if text.name.starts_with(source) {
                 line[0] += 1;
-                line[1] += usize::from(text.rules);
+                line[1] += usize::from(text.ruled());
                 line[2] += usize::from(flagged(at, threshold));
-                line[3] += usize::from(text.rules || flagged(at, threshold));
+                line[3] += usize::from(text.ruled() || flagged(at, threshold));
             }
         }
         if line[0] > 0 {
@@ -350,7 +354,7 @@ fn cross_validation_report(texts: &[Text], held_out: &[Option<i32>], threshold: 
     for fold in folds {
         let mut line = (0, 0, 0, 0);
         for (at, text) in texts.iter().enumerate().filter(|(_, t)| t.fold == fold) {
-            let either = usize::from(text.rules || flagged(at, threshold));
+            let either = usize::from(text.ruled() || flagged(at, threshold));
             if text.injected {
                 line.0 += either;
                 line.1 += 1;
@@ -370,7 +374,7 @@ fn cross_validation_report(texts: &[Text], held_out: &[Option<i32>], threshold: 
     let missed: Vec<&Text> = texts
         .iter()
         .enumerate()
-        .filter(|(at, t)| !t.injected && !t.rules && flagged(*at, threshold))
+        .filter(|(at, t)| !t.injected && !t.ruled() && flagged(*at, threshold))
         .map(|(_, t)| t)
         .collect();
     println!(

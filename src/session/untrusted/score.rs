@@ -70,11 +70,18 @@ const fn filter(entries: &[(u64, i16)]) -> [u64; FILTER_WORDS] {
     let mut bits = [0; FILTER_WORDS];
     let mut at = 0;
     while at < entries.len() {
-        let slot = (entries[at].0 >> 48) as usize;
-        bits[slot / 64] |= 1 << (slot % 64);
+        let (word, bit) = filter_bit(entries[at].0);
+        bits[word] |= bit;
         at += 1;
     }
     bits
+}
+
+/// Where a hash's bit is in a filter of [`FILTER_WORDS`] words: the word,
+/// and the bit in it.
+const fn filter_bit(hash: u64) -> (usize, u64) {
+    let slot = (hash >> 48) as usize;
+    (slot / 64, 1 << (slot % 64))
 }
 
 /// The flag of the compiled-in table for `normal` (the text as
@@ -223,12 +230,22 @@ pub fn sense_pair(first: u16, second: u16) -> u64 {
     )
 }
 
-/// The distinct senses of a window's tokens, sorted.
-fn window_senses(tokens: &[Token], window: Range<usize>, out: &mut Vec<u16>) {
+/// The distinct senses of a window's tokens, sorted, into `out`; then
+/// each pair of them once.
+fn sense_pairs<'a>(
+    tokens: &[Token],
+    window: Range<usize>,
+    out: &'a mut Vec<u16>,
+) -> impl Iterator<Item = (u16, u16)> + 'a {
     out.clear();
     out.extend(tokens[window].iter().filter_map(|token| token.sense));
     out.sort_unstable();
     out.dedup();
+    let senses: &'a [u16] = out;
+    senses
+        .iter()
+        .enumerate()
+        .flat_map(move |(at, &first)| senses[at + 1..].iter().map(move |&second| (first, second)))
 }
 
 /// The windows of a text, as ranges of `tokens`: the words that start
@@ -279,12 +296,9 @@ pub fn features(normal: &str, tokens: &[Token], window: Range<usize>) -> Vec<(u6
         }
     }
     let mut senses = Vec::new();
-    window_senses(tokens, window, &mut senses);
-    for (at, &first) in senses.iter().enumerate() {
-        for &second in &senses[at + 1..] {
-            let name = format!("{}&{}", senses::label(first), senses::label(second));
-            out.push((sense_pair(first, second), name));
-        }
+    for (first, second) in sense_pairs(tokens, window, &mut senses) {
+        let name = format!("{}&{}", senses::label(first), senses::label(second));
+        out.push((sense_pair(first, second), name));
     }
     out
 }
@@ -366,8 +380,8 @@ impl Table {
     }
 
     pub fn weight(&self, feature: u64) -> i32 {
-        let slot = (feature >> 48) as usize;
-        if self.filter[slot / 64] & (1 << (slot % 64)) == 0 {
+        let (word, bit) = filter_bit(feature);
+        if self.filter[word] & bit == 0 {
             return 0;
         }
         self.entries
@@ -419,14 +433,11 @@ impl Table {
                         hits.extend(pairs[at]);
                     }
                 }
-                window_senses(tokens, window.clone(), &mut senses);
-                for (at, &first) in senses.iter().enumerate() {
-                    for &second in &senses[at + 1..] {
-                        let feature = sense_pair(first, second);
-                        let weight = self.weight(feature);
-                        if weight != 0 {
-                            hits.push((feature, weight));
-                        }
+                for (first, second) in sense_pairs(tokens, window.clone(), &mut senses) {
+                    let feature = sense_pair(first, second);
+                    let weight = self.weight(feature);
+                    if weight != 0 {
+                        hits.push((feature, weight));
                     }
                 }
                 hits.sort_unstable_by_key(|(feature, _)| *feature);

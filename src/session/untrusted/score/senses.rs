@@ -25,7 +25,7 @@ pub const SENSES: &[(&str, &[&str])] = &include!("senses.in");
 
 use std::sync::OnceLock;
 
-use super::{FNV_OFFSET, Token, fnv, unigram};
+use super::{FILTER_WORDS, FNV_OFFSET, Token, filter_bit, fnv, unigram};
 
 /// [`SENSES`] made ready for look-ups: each kind sorted by the FNV-1a
 /// hash of its spelling, with the index of its sense.
@@ -100,14 +100,12 @@ fn lexicon() -> &'static Lexicon {
             .chain(lexicon.starts.iter().map(|(hash, _)| *hash))
             .collect::<Vec<_>>();
         for hash in hashes {
-            let slot = (hash >> 48) as usize;
-            lexicon.filter[slot / 64] |= 1 << (slot % 64);
+            let (word, bit) = filter_bit(hash);
+            lexicon.filter[word] |= bit;
         }
         lexicon
     })
 }
-
-const FILTER_WORDS: usize = (1 << 16) / 64;
 
 fn find(table: &[(u64, u16)], hash: u64) -> Option<u16> {
     table
@@ -118,8 +116,8 @@ fn find(table: &[(u64, u16)], hash: u64) -> Option<u16> {
 
 impl Lexicon {
     fn may_hold(&self, hash: u64) -> bool {
-        let slot = (hash >> 48) as usize;
-        self.filter[slot / 64] & (1 << (slot % 64)) != 0
+        let (word, bit) = filter_bit(hash);
+        self.filter[word] & bit != 0
     }
 
     /// The sense of a phrase that starts at `words[0]`, and its length.
@@ -157,32 +155,35 @@ impl Lexicon {
 }
 
 /// `words` with each word or phrase of [`SENSES`] made one token that
-/// carries its sense.
-pub fn fold(normal: &str, words: Vec<Token>) -> Vec<Token> {
+/// carries its sense; in place, since a phrase only ever shortens it.
+pub fn fold(normal: &str, mut words: Vec<Token>) -> Vec<Token> {
     let lexicon = lexicon();
-    let mut out = Vec::with_capacity(words.len());
-    let mut at = 0;
-    while let Some(&word) = words.get(at) {
+    let (mut read, mut write) = (0, 0);
+    while let Some(&word) = words.get(read) {
         let spelled = &normal[word.start..word.end];
         let hash = unigram(spelled);
-        if let Some((sense, count)) = lexicon.phrase(normal, &words[at..], hash) {
-            out.push(Token {
-                start: word.start,
-                end: words[at + count - 1].end,
+        let folded = if let Some((sense, count)) = lexicon.phrase(normal, &words[read..], hash) {
+            let end = words[read + count - 1].end;
+            read += count;
+            Token {
+                end,
                 sense: Some(sense),
-            });
-            at += count;
-            continue;
-        }
-        let sense = lexicon
-            .may_hold(hash)
-            .then(|| find(&lexicon.words, hash))
-            .flatten()
-            .or_else(|| lexicon.stem(spelled));
-        out.push(Token { sense, ..word });
-        at += 1;
+                ..word
+            }
+        } else {
+            read += 1;
+            let sense = lexicon
+                .may_hold(hash)
+                .then(|| find(&lexicon.words, hash))
+                .flatten()
+                .or_else(|| lexicon.stem(spelled));
+            Token { sense, ..word }
+        };
+        words[write] = folded;
+        write += 1;
     }
-    out
+    words.truncate(write);
+    words
 }
 
 /// The spelling of a sense in the table.
