@@ -171,9 +171,13 @@ pub fn lock_session(dir: &SessionDir) -> Result<std::fs::File, StateError> {
     let start = std::fs::metadata(dir.journal()).map_or(0, |meta| meta.len());
     // Best effort: without it `attach` cannot tell a turn that is ending
     // from one that is starting, and waits for the lock to be let go.
-    let _ = file.set_len(0).and_then(|()| {
-        std::os::unix::fs::FileExt::write_all_at(&file, format!("{start}\n").as_bytes(), 0)
-    });
+    // Written over the old figure and then cut to length, never emptied
+    // first: emptying frees the file's block, which on a file system
+    // mounted with `discard` costs a trim (0.2 ms, every turn). A reader
+    // in between sees no number and waits, as it would for an empty file.
+    let line = format!("{start}\n");
+    let _ = std::os::unix::fs::FileExt::write_all_at(&file, line.as_bytes(), 0)
+        .and_then(|()| file.set_len(line.len() as u64));
     Ok(file)
 }
 
@@ -199,5 +203,28 @@ pub fn is_live(dir: &SessionDir) -> bool {
             false
         }
         Err(_) => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each turn's figure replaces the last, a shorter one included:
+    /// the file is cut to it, not left holding the old figure's tail.
+    #[test]
+    fn the_lock_holds_the_journal_length_of_its_holders_turn() {
+        let state = tempfile::tempdir().unwrap();
+        let dir = SessionDir::new(state.path(), "s");
+        dir.create().unwrap();
+        std::fs::write(dir.journal(), "x".repeat(12345)).unwrap();
+        let lock = lock_session(&dir).unwrap();
+        assert_eq!(lock_holder_start(&dir), Some(12345));
+        assert!(lock_session(&dir).is_err(), "one holder at a time");
+        drop(lock);
+        std::fs::write(dir.journal(), "x".repeat(7)).unwrap();
+        let _lock = lock_session(&dir).unwrap();
+        assert_eq!(lock_holder_start(&dir), Some(7));
+        assert_eq!(std::fs::read_to_string(dir.lock_file()).unwrap(), "7\n");
     }
 }
