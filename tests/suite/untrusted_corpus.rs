@@ -48,14 +48,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // adds round 16 (version 7's fresh set) and pairs of senses: 1527 of
     // 1709 and 66 (docs/benchmarks.md now quotes what round 14's misses
     // ask for, and the table flags two more of this repository's files).
+    // Version 9 adds rounds 17 (version 8's fresh set) to 19 (300
+    // injected, 500 benign, three quarters of them in 36 languages other
+    // than English, half the benign ones written to look like
+    // injections): 1989 of 2129 and 95.
     assert!(
-        missed.len() <= 182,
+        missed.len() <= 140,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 66,
+        flagged.len() <= 95,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -68,16 +72,16 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Written blind after version 7 (120 and 120, 70 of each in 32
-    // languages other than English) and never trained on: version 7
-    // flagged 92 and 3, version 8 92 and 3 (the honest estimate;
+    // Written blind after version 8 (100 and 100, 60 of each in 30
+    // languages other than English) and never trained on: version 8
+    // flagged 76 and 1, version 9 89 and 1 (the honest estimate;
     // docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 92,
+        count("fresh/injected", true) >= 89,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 3,
+        count("fresh/benign", true) <= 1,
         "fresh benign texts flagged"
     );
 }

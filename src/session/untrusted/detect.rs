@@ -12,7 +12,7 @@ use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::frame::{is_bidi_control, is_hidden, is_tag, marker};
 use super::rules::{HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, table};
-use super::score;
+use super::{overrides, score};
 use crate::protocol::events::Flag;
 
 /// An excerpt is the hit with this many bytes around it, at most.
@@ -21,15 +21,23 @@ const EXCERPT_CONTEXT: usize = 24;
 pub(super) const MAX_EXCERPT_CHARS: usize = 160;
 
 /// What the rules find in `text`: at most one flag per rule, in the
-/// order of the table, then the phrase table's, then hidden characters
-/// and terminal escapes.
+/// order of the table, then the order to ignore the instructions read
+/// from the folded words ([`overrides`]), then the phrase table's, then
+/// hidden characters and terminal escapes.
 pub fn detect(text: &str) -> Vec<Flag> {
     let mut flags = Vec::new();
     let normal = normalise(text);
     if let Some(compiled) = compiled() {
         flags.extend(compiled.hits(&normal));
     }
-    flags.extend(score::flag(&normal));
+    let tokens = score::tokens(&normal);
+    if let Some((start, end)) = overrides::find(&normal, &tokens) {
+        flags.push(Flag {
+            rule: overrides::ID.to_owned(),
+            excerpt: excerpt(&normal, start, end),
+        });
+    }
+    flags.extend(score::builtin().flag_tokens(&normal, &tokens));
     flags.extend(hidden_characters(text));
     flags.extend(terminal_escape(text));
     flags

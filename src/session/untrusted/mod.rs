@@ -12,6 +12,7 @@
 pub mod approve;
 pub mod detect;
 pub mod frame;
+pub mod overrides;
 pub mod rules;
 pub mod score;
 

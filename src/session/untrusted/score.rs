@@ -466,9 +466,13 @@ impl Table {
     /// One flag when the best window passes the threshold; its excerpt is
     /// the part of that window that weighs most.
     pub fn flag(&self, normal: &str) -> Option<Flag> {
-        let tokens = tokens(normal);
+        self.flag_tokens(normal, &tokens(normal))
+    }
+
+    /// [`Table::flag`] over the words [`tokens`] made of `normal`.
+    pub fn flag_tokens(&self, normal: &str, tokens: &[Token]) -> Option<Flag> {
         let best = self
-            .best_of(normal, &tokens)
+            .best_of(normal, tokens)
             .filter(|best| best.score >= self.threshold)?;
         Some(Flag {
             rule: INSTRUCTION_SCORE.to_owned(),

@@ -62,15 +62,42 @@ macro_rules! dictated {
     };
 }
 
+/// Version 9: the same readers in more languages. A word that starts
+/// with a letter outside ASCII has no `\b` before it (the boundary is
+/// ASCII's): its spelling alone must be distinctive.
+macro_rules! reader_more {
+    () => {
+        r"(?:βοηθ(?:ός|ού|ό|οί|ούς|ών)|τεχνητής\sνοημοσύνης|مساعد|الذكاء\sالاصطناعي|ügynök|\btekoäly\w*|\w*agentti\w*|ربات|دستیار|هوش\sمصنوعی|असिस्टेंट|सहायक|एजेंट|trợ\slý|tác\stử|ผู้ช่วย|\bmsaidizi\b|עוזר|סוכן|סוכני|בינה\sמלאכותית|ассистент|помощник|нейросет|ии-|асистент|помічник|ші-|\bmi-\w+)"
+    };
+}
+
+/// Version 9: an approval or a consent claimed, in more languages ("the
+/// owner has already approved", "the customer agreed").
+macro_rules! absent_approval_more {
+    () => {
+        r"(?:\bleadership\s(?:\w+\s){0,2}?approved\b|\balready\s(?:agreed|consented|given\s(?:permission|consent)|authori[sz]ed)\b|\bamesha(?:kubali|idhinisha)\w*|\bon\sjo\s(?:hyväksy|sallinut|antanut)\w*|\bjo\shyväksy\w*|\b(?:už\s)?(?:souhlasil|schválil|odsouhlasil)\w*|पहले\sही\s(?:अनुमति|मंजूरी|स्वीकृति)|अनुमति\sदे\sदी|jóváhagyta|\bmár\s(?:jóváhagy|engedélyez)\w*|engedélyezte|\b(?:sudah|telah)\s(?:mengizinkan|menyetujui|disetujui|diizinkan|memberi\sizin)\b|\b(?:redan|allerede)\s(?:godkänt|godkänd|godkendt|godkjent)\b|\bhar\s(?:godkänt|godkendt|godkjent)\b|\b(?:a|au|deja)\saprobat\b|אישר|כבר\sאושר|تمت\sالموافقة|وافق\sمسبق|έχει\sήδη\s(?:εγκρίνει|συμφωνήσει)|ενέκρινε|εγκρίθηκε|đã\s(?:phê\sduyệt|đồng\sý|cho\sphép|chấp\sthuận)|อนุมัติแล้ว|ยินยอมแล้ว|อนุญาตแล้ว|уже\s(?:одобрил|согласовал|разрешил|дал\sсогласие|погоди|схвали|дозволи)\w*|погодив|схвалив|تأیید\sکرده|موافقت\sکرده|承認済み|許可済み|了承済み|\bjuż\s(?:zaakceptował|wyraził\szgodę)\w*|\b(?:pumayag|inaprubahan)\sna\b)"
+    };
+}
+
+/// Version 9: the step kept from the user, in more languages ("do not
+/// tell the user", "no need to ask").
+macro_rules! unmentioned_more {
+    () => {
+        r"(?:\busi(?:mwambie|waambie)\b|\bbila\skumwambia\b|\bei\starvitse\s(?:kertoa|mainita|kysyä)|älä\s(?:kerro|mainitse)|\bne\s(?:említsd|szólj|mondd)|\bnem\skell\s(?:szólni|említeni|megkérdezni)|لا\sتخبر|دون\sإخبار|لا\sتذكر|אל\s(?:תציינו|תציין|תספר|תספרו|תזכיר|תזכירו)|\bnu\s(?:o\s|le\s|îl\s)?(?:menționați|menționa|spuneți|spune)|\btidak\sperlu\s(?:bertanya|memberi\stahu|memberitahu)|\bjangan\s(?:beri\stahu|memberitahu|bilang|sebutkan)|neříkej|nezmiňuj|neinformuj|μην\s(?:το\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ)|не\s(?:говори|сообщай|упоминай|уведомляй|кажи|згадуй|повідомляй)|đừng\s(?:nói|báo|đề\scập|thông\sbáo)|không\scần\s(?:thông\sbáo|hỏi|nói)|ไม่ต้อง(?:บอก|แจ้ง|ถาม)|อย่า(?:บอก|แจ้ง)|मत\sबता|न\sबताएं|बिना\sबताए|伝えないで|言わないで|知らせないで|報告しないで|触れないで|\b(?:nämn|berätta|fortæl|nævn|fortell|nevn)\s(?:inte|ikke)\b|\butan\satt\s(?:fråga|berätta)|\buden\sat\s(?:spørge|fortælle)|\b(?:niet|nooit)\s(?:vermelden|vertellen|melden)\b|\bvertel\s(?:het\s)?niet\b|\bhuwag\s(?:sabihin|banggitin|ipaalam)|به\sکاربر\sنگو|نگویید|اطلاع\sندهید|\bnie\s(?:mów|informuj)|\bsenza\s(?:dirlo|avvisare)|\bne\s(?:le\s)?(?:dites|mentionnez|signalez)\spas\b|알리지\s마|말하지\s마|언급하지\s마)"
+    };
+}
+
 pub const ADDRESSED: &[Rule] = &[
     Rule {
         id: "addressed-lever",
         what: "text that speaks to an AI, an assistant, a bot or a tool, near an approval claimed from someone absent, a step kept from the user, a safeguard switched off or data sent away",
-        patterns: &[reader!()],
+        patterns: &[reader!(), reader_more!()],
         near: Some((
             &[
                 absent_approval!(),
+                absent_approval_more!(),
                 unmentioned!(),
+                unmentioned_more!(),
                 safeguard_off!(),
                 send_away!(),
                 secret_shown!(),

@@ -186,6 +186,14 @@ pub fn fold(normal: &str, mut words: Vec<Token>) -> Vec<Token> {
     words
 }
 
+/// The sense spelled `label` in the table ("~ignore").
+pub fn sense_of(label: &str) -> Option<u16> {
+    SENSES
+        .iter()
+        .position(|(spelling, _)| *spelling == label)
+        .and_then(|at| u16::try_from(at).ok())
+}
+
 /// The spelling of a sense in the table.
 pub fn label(sense: u16) -> &'static str {
     SENSES
