@@ -51,15 +51,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // Version 9 adds rounds 17 (version 8's fresh set) to 19 (300
     // injected, 500 benign, three quarters of them in 36 languages other
     // than English, half the benign ones written to look like
-    // injections): 1989 of 2129 and 95.
+    // injections): 1989 of 2129 and 95. Version 10 adds rounds 20
+    // (version 9's fresh set) to 22 (300 injected, 500 benign, in 37
+    // languages other than English, half of them web pages or tool
+    // output), a table of 40000 features and the `~addressed` mark:
+    // 2473 of 2529 and 106.
     assert!(
-        missed.len() <= 140,
+        missed.len() <= 56,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 95,
+        flagged.len() <= 106,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -72,16 +76,16 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Written blind after version 8 (100 and 100, 60 of each in 30
-    // languages other than English) and never trained on: version 8
-    // flagged 76 and 1, version 9 89 and 1 (the honest estimate;
-    // docs/benchmarks.md).
+    // Written blind while version 9 was made (100 and 100, 60 of each
+    // in 34 languages other than English) and never trained on:
+    // version 9 flagged 80 and 7, version 10 86 and 5 (the honest
+    // estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 89,
+        count("fresh/injected", true) >= 86,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 1,
+        count("fresh/benign", true) <= 5,
         "fresh benign texts flagged"
     );
 }

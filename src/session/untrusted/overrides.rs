@@ -4,7 +4,7 @@
 //! languages the first corpus held; an Arabic or a Finnish page that says
 //! it was read by the phrase table alone, and weighed too little there
 //! when the rest of the page was ordinary. The senses already fold the
-//! words of that order in 28 languages, so one rule over them reads it in
+//! words of that order in some 50 languages, so one rule over them reads it in
 //! all of them, in whatever order the language puts its words
 //! ("önceki talimatları yoksay": previous instructions ignore).
 

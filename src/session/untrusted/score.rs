@@ -107,7 +107,93 @@ pub struct Token {
 /// them: the table must weigh what a text says, not how it is typeset, or
 /// it learns the corpus's style instead of its orders.
 pub fn tokens(normal: &str) -> Vec<Token> {
-    senses::fold(normal, words(normal))
+    addressed(normal, senses::fold(normal, words(normal)))
+}
+
+/// How far after a word for the model a colon still ends its address.
+const ADDRESS_BYTES: usize = 100;
+
+/// `tokens` with a `~addressed` mark at each colon that closes, on the
+/// same line, a phrase naming the model ("Note for the assistant that
+/// manages this mailbox:", "Til kodeassistenten:", "ملاحظة للمساعد
+/// الذكي:"): a note addressed to the reader has this shape in every
+/// language, an order follows it, and the table learns how much it
+/// weighs beside what follows. Not a colon of a URL, of a quoted key
+/// ("ai.prompt": ...) or of code (`::`).
+fn addressed(normal: &str, mut tokens: Vec<Token>) -> Vec<Token> {
+    let readers = ["~ai", "~assistant", "~agent", "~model"].map(senses::sense_of);
+    let is_reader = |token: &Token| match token.sense {
+        Some(_) => readers.contains(&token.sense),
+        None => is_compound_reader(&normal[token.start..token.end]),
+    };
+    let mark = senses::sense_of("~addressed");
+    let mut marks = Vec::new();
+    for token in tokens.iter().filter(|token| is_reader(token)) {
+        // "Assistant: ..." at the start of a line names a speaker.
+        let line_start = normal[..token.start].rfind('\n').map_or(0, |at| at + 1);
+        if normal[line_start..token.start].trim().is_empty() && normal[token.end..].starts_with(':')
+        {
+            continue;
+        }
+        if let Some(colon) = colon_of_address(normal, token.end)
+            && marks.last().is_none_or(|last: &Token| last.start != colon)
+        {
+            marks.push(Token {
+                start: colon,
+                end: colon + 1,
+                sense: mark,
+            });
+        }
+    }
+    if !marks.is_empty() {
+        tokens.extend(marks);
+        // A colon is not inside a word: the marks fall between tokens.
+        tokens.sort_by_key(|token| token.start);
+    }
+    tokens
+}
+
+/// A word that holds one for the model in a compound ("kodeassistenten",
+/// "tekoälyavustajalle", "deploybot"), which the senses, matching whole
+/// words and stems, do not fold.
+fn is_compound_reader(word: &str) -> bool {
+    const PARTS: &[&str] = &[
+        "assist",
+        "asist",
+        "assziszt",
+        "avustaja",
+        "agentti",
+        "asystent",
+        "ассистент",
+        "асистент",
+        "помощник",
+        "помічник",
+    ];
+    PARTS.iter().any(|part| word.contains(part)) || (word.len() > 4 && word.ends_with("bot"))
+}
+
+/// The first colon within [`ADDRESS_BYTES`] after `from` on the same
+/// line, if it ends an address: none in a quoted key, a URL or code.
+fn colon_of_address(normal: &str, from: usize) -> Option<usize> {
+    let rest = normal.get(from..)?;
+    let mut chars = rest.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if at >= ADDRESS_BYTES {
+            return None;
+        }
+        match c {
+            '\n' | '"' | '=' | '{' | '}' => return None,
+            ':' => {
+                return match chars.peek() {
+                    Some((_, '/' | ':')) => None,
+                    _ if rest[..at].ends_with(':') => None,
+                    _ => Some(from + at),
+                };
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The words of `normal` as written.

@@ -37,7 +37,7 @@ macro_rules! unmentioned {
 /// A safeguard to switch off: tests, reviews, signatures, protections.
 macro_rules! safeguard_off {
     () => {
-        r"(?:\b(?:disabl\w*|skip\w*|remov\w*|delet\w*|suppress\w*|bypass\w*|turn\w*\soff|waiv\w*)\s(?:\w+\s){0,3}?(?:branch\sprotection|protection|tests?|security|ssl|tls|csrf|verif\w*|signature\w*|checks?|scans?|ci|auth\w*|findings|confirmation|firewall|plan\sreview|logs?|audit\w*|namespaces?)\b|\bdelete\s(?:\S+\s)?(?:/var/log|\.git\b)|\bpush\s(?:\S+\s)?--force\b|\bgit\stag\s-f\b|-auto-approve\b|\ballow_failure\b|\bpublic-read\b|0\.0\.0\.0/0|\bdesactiv\w*|\bdésactiv\w*|\bdeaktivier\w*|\bdevre\sdışı|\bno\sejecutes\slas\spruebas|\brimuovi\sil\scontrollo|\büberspr\w*|\bpomi\w*\stest\w*|跳过|방화벽)"
+        r"(?:\b(?:disabl\w*|skip\w*|remov\w*|delet\w*|suppress\w*|bypass\w*|turn\w*\soff|waiv\w*)\s(?:\w+\s){0,3}?(?:branch\sprotection|protection|tests?|security|ssl|tls|csrf|verif\w*|signature\w*|checks?|scans?|ci|auth\w*|findings|confirmation|firewall|plan\sreview|logs?|audit\w*|namespaces?)\b|\bdelete\s(?:\S+\s)?(?:/var/log|\.git\b)|\bpush\s(?:\S+\s)?--force\b|\bgit\stag\s-f\b|-auto-approve\b|\ballow_failure\b|\bpublic-read\b|0\.0\.0\.0/0|\bdesactiv\w*|\bdésactiv\w*|\bdeaktivier\w*|\bdevre\sdışı|\bno\sejecutes\slas\spruebas|\brimuovi\sil\scontrollo|überspr\w*|\bpomi\w*\stest\w*|跳过|방화벽)"
     };
 }
 
@@ -87,11 +87,50 @@ macro_rules! unmentioned_more {
     };
 }
 
+/// Version 10: readers named in the languages the senses table learned
+/// then (South and Central Asian, Baltic, South Slavic...), and "artificial
+/// intelligence" spelled out.
+macro_rules! reader_v10 {
+    () => {
+        r"(?:உதவியாளர்|செயற்கை\sநுண்ணறிவ|معاون|اسسٹنٹ|مصنوعی\sذہانت|সহকারী|কৃত্রিম\sবুদ্ধিমত্তা|సహాయక|कृत्रिम\sबुद्धिमत्ता|सहाय्यक|\bakili\s(?:bandia|mnemba)\b|pomoćni\w*|pomočni\w*|pomocník\w*|помошник|помагач|\b(?:umjetn|umetn|umel|uměl)\w*\sinteligenc\w*|вештачк\w*\sинтелигенц\w*|изкуствен\w*\sинтелект|штучн\w*\sінтелект\w*|искусственн\w*\sинтеллект\w*|\bdirbtin\w*\sintelekt\w*|mākslīg\w*\sintelekt\w*|\btehisintellekt\w*|intel·ligència\sartificial|\binteligencia\sartificial\b|\bintelligence\sartificielle\b|inteligência\sartificial|\bintelligenza\sartificiale\b|künstliche\w*\sintelligenz|\bsztuczn\w*\sinteligencj\w*|\bmesterséges\sintelligenci\w*|\binteligen\w*\sartificial\w*|\bkecerdasan\sbuatan\b|trí\stuệ\snhân\stạo|ปัญญาประดิษฐ์|人工知能|人工智能|인공지능|\bköməkçi\w*|süni\sintellekt|\byordamchi\w*|sun'iy\sintellekt|көмекші|жасанды\sинтеллект|ასისტენტ|օգնական|ረዳት|\bgervigreind\w*|\bkunsmatige\sintelligensie\b|\bkunstig\sintelligens\b|\bkonstgjord\sintelligens\b|\bkunstmatige\sintelligentie\b|\b(?:ai|ki|ia|ui|mi)-(?:asist\w*|assist\w*|asszisztens\w*|agent\w*|model\w*|bot\w*|system\w*|sistem\w*|tool\w*|verktøy\w*|werkzeug\w*|outil\w*|helper\w*|pregled\w*|review\w*)|\bbot(?:u|ul|ului|ot|ok|um|ov|ovi|om|ille)\b|(?:^|[\s«\x22'(@])бот(?:у|а|ом|ы|ов)?[\s,.:!?»])"
+    };
+}
+
+/// Version 10: an approval claimed in more languages ("pre-approved",
+/// "with the approval of", "already authorised").
+macro_rules! absent_approval_v10 {
+    () => {
+        r"(?:\bjá\s(?:\w+\s)?(?:autoriz|aprov|valid|confirm)\w*|\bpatvirtin\w*|\bleidim\w*\s(?:suteik|duot)\w*|suteikė\s(?:\w+\s)?leidim\w*|\bodobr(?:il|ila|ilo|eno|en|ila|io|ila|ilo)\b|\b(?:je\s)?(?:već|že)\s(?:odobri|dovoli|potrdi)\w*|\bpředem\sschv\w*|\bvopred\sschv\w*|одобрен[оа]?|вече\sодобри\w*|согласовано|одобрено|разрешено\s(?:владельц|администратор|руководств)\w*|погоджено|схвалено|\bkwa\sidhini\b|\bidhini\sya\b|منظوری\sسے|کی\sاجازت\sسے|ஒப்புதல்\sஅளித்|অনুমোদন\s(?:দিয়েছেন|করেছেন)|사전\s?승인|승인\s?완료|đã\s(?:\w+\s)?duyệt|\bonaylı\w*|\bforhåndsgodk\w*|\bförhandsgodk\w*|\bvorab\s(?:genehmigt|freigegeben|abgesegnet)|\bpré-?approuvé\w*|\bpréalablement\s(?:approuvé|autorisé|validé)\w*|\bvalidé\sen\samont\b|\bpre-?aprobad\w*|\bpreviamente\s(?:aprobad|autorizad)\w*|\bpre-?approvat\w*|\bgià\s(?:approvat|validat)\w*|\bzatwierdzon\w*|\bwstępnie\s(?:zatwierdz|zaakcept)\w*|بموافقة|با\sتأیید|באישור|με\sτην\sέγκριση|\batas\spersetujuan\b|\bdengan\skebenaran\b|\baprubado\sna\b|已(?:经)?(?:同意|批准|授权|審批|审批|核准)|経営陣の承認|許可を得て|\bcon\sl'approvazione\b|\bcon\sla\sapprovazione\b|\bcon\sla\saprobación\b|\bcom\sa\saprovação\b|\bavec\sl'accord\b|\bmit\s(?:der\s)?(?:genehmigung|freigabe|zustimmung)\b|\bwith\s(?:the\s)?(?:approval|consent|permission|blessing)\sof\b|\b(?:approved|authori[sz]ed|cleared|signed\soff)\sby\s(?:the\s)?(?:owner|cto|ceo|cfo|director|management|admin\w*|tech\slead|team\slead|dba|legal|security)\b)"
+    };
+}
+
+/// Version 10: the step kept from the user, or no confirmation asked,
+/// in more languages.
+macro_rules! unmentioned_v10 {
+    () => {
+        r"(?:குறிப்பிடாத|சொல்லாத|கேட்க\sவேண்டாம்|நினைவூட்ட\sவேண்டாம்|نہ\sبتا|مت\sبتا|بتانے\sکی\sضرورت\sنہیں|اجازت\sلینے\sکی\sضرورت\sنہیں|জানাবেন\sনা|বলবেন\sনা|উল্লেখ\sকরবেন\sনা|\bnekomentuok\b|\bneminėk\b|\bnesakyk\b|\bnepranešk\w*|\bnepaminėk\w*|\bne\s(?:omenjaj|povej|obveščaj|spominji|obavještavaj|obaveštavaj|pitaj)\b|\bnemoj\s(?:reći|spominjati|javljati|pitati)|\bnehovor\w*|\bnespomínaj\w*|не\s(?:споменавай|казвай|уведомявай|питай|спрашивай|информируй)|\busi(?:eleze|taje|mjulishe|waulize|ulize)\b|\bikke\s(?:nevn|fortell|logg|informer|si\sfra|spør)\w*|\bikke\snødvendig\så\s(?:spørre|bekrefte|informere)|\bne\s(?:kérdezz|kérdezd|jelezd)\b|기재하지\s마|알리지\s않|묻지\s말|확인하지\s말|\bbahsetme(?:yin|den)?\b|\bsöyleme(?:yin)?\b|\bhaber\sverme(?:yin|den)?\b|不要告知|无需告知|不必告诉|无需确认|不要通知|不需要确认|不用确认|不要提及|确認不要|確認は不要|\bno\sho\s(?:diguis|mencionis)\b|\bnon\s(?:dirlo|avvisare|informare)\b|\bsenza\s(?:avvisare|informare)\b|\bsans\s(?:en\sparler|prévenir|informer|le\sdire)\b|\bne\spas\s(?:mentionner|informer|prévenir|signaler)\b|\bohne\sden\s(?:nutzer|benutzer|kunden)\s(?:zu\s)?informieren\b|\bsin\s(?:avisar|informar)\b|\bsem\s(?:avisar|informar)\b|\bnão\s(?:é\snecessário|precisa)\s(?:pedir\s|de\s)?(?:confirmação|confirmar|avisar|perguntar|informar)|\bnão\s(?:informe|avise|conte)\b|\bno\s(?:es\snecesario|hace\sfalta)\s(?:pedir\s|solicitar\s)?(?:confirmación|confirmar|avisar|preguntar|informar)|\bwithout\s(?:telling|informing|notifying)\s(?:the\s|their\s|your\s)?(?:user|owner|customer|human|operator|anyone)|\bno\sneed\sto\s(?:confirm|ask|check|notify|inform|tell)\s(?:with\s)?(?:the\s|them\b|anyone\b|him\b|her\b)|\bdo\snot\s(?:ask|notify|inform|tell)\s(?:the\s)?(?:user|owner|customer|human|operator)\b|\bnie\spowiadamiaj\b|\bbez\sinformowania\b|\bniet\smelden\b|\bzonder\ste\smelden\b|\bsoruya\sgerek\syok\b|\bonay\s(?:istemeden|almadan)\b|\bfără\sa\s(?:anunța|informa)\b|без\s(?:уведомления|повідомлення)|χωρίς\sνα\sενημερώσ|بدون\sاطلاع|ללא\sליידע|בלי\sליידע|\btanpa\smemberi\stahu\b|không\s(?:cần\s)?(?:xác\snhận|báo\scáo)|確認なしで|无需询问|不必询问|확인\s없이)"
+    };
+}
+
+/// Version 10: a safeguard switched off, in more languages.
+macro_rules! safeguard_off_v10 {
+    () => {
+        r"(?:\bhoppa\söver\b|\bhoppe\sover\b|\bspring\s(?:\w+\s)?over\b|\bsla\s(?:de|het|alle)\s(?:\w+\s)?over\b|\bpule\s(?:a|o|as|os)\b|\bpular\s(?:a|o|as|os)\b|\bsalta(?:r|te)?\s(?:la|las|le|i|gli|los|el|il)\s(?:\w+\s)?(?:prueba|pruebas|test|tests|verifica|controll|revisión|seguridad|sicurezza)\w*|\bomit[ae]\s(?:la|las|el|los)\s(?:prueba|revisión|verificación|validación)\w*|\bignor[ae]\s(?:i|gli|le|los|las)\s(?:test|controlli|pruebas)\b|\bwyłącz\w*|\bpomiń\w*|\bvypn\w*|\bizklop\w*|\bisključ\w*|\bonemogoč\w*|\bišjun[gk]\w*|\bpraleisk\w*|(?:doğrulama|kontrol|güvenlik|test|denetim)\w*\s(?:\w+\s)?kapat\w*|\batla\b|отключ\w*|вимкн\w*|изключете|изключи\s|пропусти|απενεργοποί\w*|παράλειψε|عطّل|تعطيل|השבת\sאת|דלג\sעל|निष्क्रिय|\bnonaktifkan\b|\blewati\b|tắt\s(?:\w+\s)?(?:xác\sthực|kiểm\stra|bảo\smật)|\bbỏ\squa\s(?:\w+\s)?(?:kiểm|xác|bước)|(?:关闭|禁用|关掉)\S{0,6}?(?:验证|检查|测试|安全|审核|保护|防火墙|双重|二次|日志|审计)|無効に|無効化|비활성화|건너뛰|\bzima\s(?:ukaguzi|uthibitisho)\b|ஆஃப்\sசெய்|முடக்க|بند\sکر|غیرفعال|নিষ্ক্রিয়)"
+    };
+}
+
+/// Version 10: a verdict dictated in any language: a perfect mark.
+macro_rules! dictated_v10 {
+    () => {
+        r"(?:(?:^|[\s(:])10\s?/\s?10(?:[,.;:!)]|\s(?:[^tp\d\s]|$)|$)|\b5\s?/\s?5\s(?:stars?|rating|ratings|étoiles|sterne|estrellas|estrelas|stelle|gwiazd\w*|yıldız)\b)"
+    };
+}
+
 pub const ADDRESSED: &[Rule] = &[
     Rule {
         id: "addressed-lever",
         what: "text that speaks to an AI, an assistant, a bot or a tool, near an approval claimed from someone absent, a step kept from the user, a safeguard switched off or data sent away",
-        patterns: &[reader!(), reader_more!()],
+        patterns: &[reader!(), reader_more!(), reader_v10!()],
         near: Some((
             &[
                 absent_approval!(),
@@ -102,6 +141,10 @@ pub const ADDRESSED: &[Rule] = &[
                 send_away!(),
                 secret_shown!(),
                 dictated!(),
+                absent_approval_v10!(),
+                unmentioned_v10!(),
+                safeguard_off_v10!(),
+                dictated_v10!(),
             ],
             320,
         )),

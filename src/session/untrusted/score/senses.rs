@@ -1,4 +1,6 @@
-//! The words of an injection in 28 languages, folded to one spelling
+//! The words of an injection in some 50 languages (28 until version 10,
+//! which added South and Central Asian, Baltic, South Slavic and other
+//! languages the blind sets wrote in), folded to one spelling
 //! per sense: "zignoruj", "negeer", "yoksay", "無視" and "ignore" are all
 //! `~ignore` to the phrase table. The table learns its weights from a
 //! corpus that is mostly English, French, German, Spanish and Chinese; an
@@ -186,19 +188,29 @@ pub fn fold(normal: &str, mut words: Vec<Token>) -> Vec<Token> {
     words
 }
 
-/// The sense spelled `label` in the table ("~ignore").
+/// Senses no word is folded to: marks the tokenizer sets where the text
+/// has a shape rather than a word (see `score::tokens`), numbered after
+/// [`SENSES`].
+pub const MARKS: &[&str] = &["~addressed"];
+
+/// The sense spelled `label` in the table ("~ignore"), a word's or a
+/// mark's.
 pub fn sense_of(label: &str) -> Option<u16> {
     SENSES
         .iter()
-        .position(|(spelling, _)| *spelling == label)
+        .map(|(spelling, _)| spelling)
+        .chain(MARKS)
+        .position(|spelling| *spelling == label)
         .and_then(|at| u16::try_from(at).ok())
 }
 
 /// The spelling of a sense in the table.
 pub fn label(sense: u16) -> &'static str {
-    SENSES
-        .get(usize::from(sense))
-        .map_or("~", |(label, _)| label)
+    let at = usize::from(sense);
+    match SENSES.get(at) {
+        Some((label, _)) => label,
+        None => MARKS.get(at - SENSES.len()).copied().unwrap_or("~"),
+    }
 }
 
 #[cfg(test)]
