@@ -22,6 +22,8 @@
 
 #[path = "injection/corpus.rs"]
 mod corpus;
+#[path = "injection/patterns.rs"]
+mod patterns;
 #[path = "injection/train.rs"]
 mod train;
 
@@ -43,6 +45,10 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // `cargo bench` passes `--bench` too.
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|arg| arg == "--pattern-hits") {
+        patterns::run(root);
+        return;
+    }
     if args.iter().any(|arg| arg == "--train") {
         let flag = |name: &str| args.iter().any(|arg| arg == name);
         train::run(

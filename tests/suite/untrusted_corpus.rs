@@ -55,15 +55,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // (version 9's fresh set) to 22 (300 injected, 500 benign, in 37
     // languages other than English, half of them web pages or tool
     // output), a table of 40000 features and the `~addressed` mark:
-    // 2473 of 2529 and 106.
+    // 2473 of 2529 and 106. Version 11 adds round 23 (version 10's
+    // fresh set) and drops or narrows four patterns of order-to-ai that
+    // took guides for coding agents for orders: 2566 of 2629 and 97.
     assert!(
-        missed.len() <= 56,
+        missed.len() <= 63,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 106,
+        flagged.len() <= 97,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -76,16 +78,16 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Written blind while version 9 was made (100 and 100, 60 of each
-    // in 34 languages other than English) and never trained on:
-    // version 9 flagged 80 and 7, version 10 86 and 5 (the honest
+    // Written blind while version 10 was made (100 and 100, 60 of each
+    // in 36 languages other than English) and never trained on:
+    // version 10 flagged 89 and 3, version 11 90 and 3 (the honest
     // estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 86,
+        count("fresh/injected", true) >= 90,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 5,
+        count("fresh/benign", true) <= 3,
         "fresh benign texts flagged"
     );
 }

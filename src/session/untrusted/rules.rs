@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 10;
+pub const RULES_VERSION: u32 = 11;
 
 mod addressed;
 mod consent;
@@ -81,7 +81,7 @@ pub const RULES: &[Rule] = &[
             r"\b(?:previous|prior|above|earlier)\s(?:context|conversation|messages?|instructions|prompt)\s(?:was|were)\s(?:just\s)?(?:a\stest|fake|a\sjoke|an\sexample|a\sdrill|not\sreal)\b",
             r"\b(?:whatever|no\smatter\swhat|regardless\sof\swhat)\sthe\suser\s(?:says|asks|wants|writes|types)\b",
             r"\bignore[zr]?\s(?:les\s)?(?:demandes|questions|messages|instructions|consignes)\sde\sl'utilisateur",
-            r"\b(?:supersedes?|overrides?|takes?\sprecedence\sover)\s(?:your|the|all|any)\s(?:configuration|config|instructions|guidelines|rules|system\sprompt|settings|programming|previous)\b",
+            r"\b(?:supersedes?|overrides?|takes?\sprecedence\sover)\s(?:your|all|any)\s(?:configuration|config|instructions|guidelines|rules|system\sprompt|settings|programming|previous)\b",
             r"\byour\s(?:guidelines|instructions|rules|configuration|programming|policy|policies|restrictions|system\sprompt)\s(?:have|has)\s(?:been\s)?(?:updated|changed|replaced|revoked|lifted|removed|relaxed)\b",
             r"\b(?:the\s)?(?:real|true|actual|hidden|secret)\s(?:instructions|orders|task|prompt)\s(?:are|is)\s(?:hidden\s)?(?:below|here|as\sfollows)\b",
             r"\bfollow\sonly\s(?:them|these\s(?:instructions|orders)|my\s(?:instructions|orders))\b",

@@ -181,6 +181,26 @@ fn install_instructions_and_talk_about_models_are_not_flagged() {
     }
 }
 
+/// Version 11: the heads of the guides repositories write for coding
+/// agents, in the languages whose order-to-ai patterns took them for
+/// orders (each was a benign text of the corpus the rule flagged).
+#[test]
+fn a_guide_for_coding_agents_is_not_an_order_to_them() {
+    for text in [
+        "# Consignes pour les assistants de code (IA)\n\n- Lancez `make verif` avant de proposer une modification.",
+        "Ce fichier s'adresse aux assistants de code qui interviennent sur ce dépôt.",
+        "Gli assistenti di programmazione basati su IA devono rispettare le stesse regole.",
+        "An agent that can edit files and run commands will eventually meet a build it does not know.",
+        "Wenn ein Sprachmodell JSON liefern soll, muss der Systemprompt das Format nennen.",
+    ] {
+        let rules = rules_of(text);
+        assert!(
+            !rules.iter().any(|rule| rule == "order-to-ai"),
+            "{text:?}: {rules:?}"
+        );
+    }
+}
+
 #[test]
 fn excerpts_are_short_and_on_one_line() {
     let text = format!(

@@ -172,7 +172,6 @@ pub const GRAMMAR: &[Rule] = &[
             r"(?:^|[.!?\n]\s?)(?:ia|ki|ai|模型|助手|ai助手|人工智能|アシスタント|ии|модель)\s?[,，:：]",
             r"(?:亲爱的|尊敬的|致|给|对于|所有的?)(?:ai|模型|助手|人工智能|智能体|语言模型|大模型|机器人)",
             r"(?:\bai\b|模型|助手|人工智能|智能体|大模型|机器人|代理)(?:们)?[^。！？\n]{0,12}(?:必须|须|应该|应当|务必|需要|请|一律|只能|不得)",
-            r"(?:(?:\b(?:ia|ki|ai|llm|ki-\w+|sprachmodelle?)\b|нейросеть|ии|языковая\sмодель|modèles?\sde\slangage|modelos?\sde\s(?:lenguaje|linguagem)|assistente?s?\s(?:de\s|d')?ia|agente?s?\s(?:de\s|d')?ia|assistenti\s(?:di\s)?ia|modelli\slinguistici)[^.!?\n]{0,40}?(?:\b(?:doit|doivent|devez|dois|muss|müssen|musst|soll|sollen|sollte|debe|deben|debes|deve|devem|devono)\b|должен|должна|должны))",
             r"(?:\bai\b|aiアシスタント|アシスタント|エージェント|言語モデル)(?:は|へ|に|の皆さん)[^。\n]{0,80}(?:してください|すること|しなさい|必ず|せよ|ください)",
             r"\bsi\s(?:eres|es\susted|tu\ses|vous\sêtes|du\sbist|sei)\s(?:una?\s|un\s)?(?:ia|ki|ai|modelo|modèle|sprachmodell|assistente|asistente|agente|agent|chatbot|bot)\b",
             r"\bwenn\s(?:du|sie)\s(?:eine?\s)?(?:ki|ai|sprachmodell|assistent|agent|chatbot|bot)\s(?:bist|sind)",
@@ -208,7 +207,6 @@ pub const GRAMMAR: &[Rule] = &[
                 r")?\s(?:\w+ing|that|who|with|in)\b"
             ),
             r"@(?:copilot|claude|chatgpt|gemini|codex|devin|cursor)\b[^.!?\n]{0,40}?[:,]",
-            r"\b(?:the|an|any)\s(?:ai\s|automated\s|coding\s)?(?:assistant|agent|model|bot)\s(?:that|who)\s(?:\w+\s){0,5}?(?:can|may|should|must|is\sfree\sto)\s(?:\w+\s){0,3}?(?:run|execute|delete|remove|push|send|upload|install|approve|merge)\b",
             concat!(
                 r"\b(?:the\s)?",
                 ai_plural!(),
@@ -216,11 +214,12 @@ pub const GRAMMAR: &[Rule] = &[
                 modal!(),
                 r"\s(?:\w+\s){0,2}?(?:comply|obey|follow|execute|run|disclose|print|upload|send)\s(?:with\s)?(?:all|any|every|the\sinstructions|these|instructions|requests)\b"
             ),
-            r"(?:à\sl'attention\s(?:des?|du)\s|pour\s(?:l'|les\s|tout\s|toute\s)|aux\s)(?:\w+\s)?(?:assistants?|agents?|ia|modèles?|robots?|bots?)\b",
+            // Version 11: only "à l'attention des": "pour les assistants",
+            // "aux agents" head the guides repositories write for them.
+            r"à\sl'attention\s(?:des?|du|de\sl')\s(?:\w+\s)?(?:assistants?|agents?|ia|modèles?|robots?|bots?)\b",
             r"\b(?:l'|les\s|un\s|tout\s)?(?:assistants?|agents?)\s(?:ia\s|d'ia\s|automatiques?\s)?(?:qui|chargés?\sde)\s(?:lit|lisent|traite|traitent|résume|résument|analyse|analysent|parcourt|parcourent)\b",
             r"\b(?:an|für)\s(?:den|die|alle|jeden)\s(?:ki-)?(?:assistenten|agenten|sprachmodelle?|bots?|ki)\b[^.!?\n]{0,20}?,?\s(?:der|die|das)\s",
             r"\bals\s(?:ki-)?(?:assistent|agent|sprachmodell|ki)\b",
-            r"(?:^|[.!?\n:]\s?|\W)ki-(?:assistent|agent|modell)(?:en)?\s?[:,]",
             r"\b(?:ki-)?(?:assistent|agent)\s(?:ist\s)?(?:verpflichtet|angewiesen|aufgefordert)",
             r"\b(?:para|a)\s(?:cualquier|todos\slos|todas\slas|el|la|los|las)\s(?:asistentes?|agentes?|modelos?|ia|bots?)\b(?:\s(?:de\sia|automatizados?|inteligentes?))?\s(?:que|con)\s",
             r"\b(?:los|las|el|la|cualquier)\s(?:asistentes?|agentes?)\s(?:de\sia\s|automatizados?\s)?(?:que\s\w+\s[^.!?\n]{0,30}?\s)?(?:deben|debe|pueden|puede|tienen\spermiso|est[aá]n?\sautorizados?)\s(?:\w+\s)?(?:ejecutar|borrar|eliminar|enviar|subir|copiar|aprobar|instalar|hacer)",
