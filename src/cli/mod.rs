@@ -305,14 +305,21 @@ pub fn main() -> ExitCode {
             return ExitCode::from(err.exit_code());
         }
     };
-    let code = runtime.block_on(run(prepared));
-    // The stdin reader thread may sit in a blocking read forever; do not
-    // wait for it.
-    runtime.shutdown_background();
-    ExitCode::from(code)
+    let (code, session) = runtime.block_on(run(prepared));
+    // `session-end` is out, every checkpoint it announced is on the disk,
+    // the journal and stdout are written without a buffer, every process
+    // the session started is gone, and the terminal is restored: what the
+    // session and the runtime still hold is memory, descriptors and
+    // threads, which the kernel takes back faster than their destructors
+    // (freeing the heap piece by piece, closing inotify instances,
+    // waking the stdin reader that may sit in a read forever). The wall
+    // time of a process per turn is what a conversation waits for.
+    std::mem::forget(session);
+    std::mem::forget(runtime);
+    std::process::exit(i32::from(code))
 }
 
-async fn run(prepared: start::Prepared) -> u8 {
+async fn run(prepared: start::Prepared) -> (u8, Session) {
     // Restored when dropped, on every way out of this function.
     let _raw_input = tty::RawInputGuard::engage();
     let _exclusive = tty::ExclusiveTerminal::engage();
@@ -373,7 +380,7 @@ async fn run(prepared: start::Prepared) -> u8 {
         let config = &prepared.config;
         tools::repo_map::prepare_context(config.repo_map.clone(), &config.work_dir).await;
     }
-    let session = Session::new(prepared.config, prepared.model, events, control).with_mcp(
+    let mut session = Session::new(prepared.config, prepared.model, events, control).with_mcp(
         mcp,
         Some(prepared.mcp_reload),
         prepared.mcp_gate,
@@ -381,7 +388,7 @@ async fn run(prepared: start::Prepared) -> u8 {
     let reason = session.run().await;
     dispatcher.abort();
     let _ = std::fs::remove_file(&socket);
-    reason.exit_code()
+    (reason.exit_code(), session)
 }
 
 /// The async runtime the agent and its subcommands run on: one thread.

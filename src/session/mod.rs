@@ -220,7 +220,9 @@ impl Session {
 
     /// Runs to the end and returns why it ended; `session-start` is the
     /// first event written and `session-end` the last, whatever happens.
-    pub async fn run(mut self) -> ExitReason {
+    /// Borrowed, not consumed: the process may end without tearing the
+    /// session down (see `cli::main`).
+    pub async fn run(&mut self) -> ExitReason {
         let started = Instant::now();
         let restore = self.config.state.restore.take();
         let resumed = restore
