@@ -58,14 +58,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // 2473 of 2529 and 106. Version 11 adds round 23 (version 10's
     // fresh set) and drops or narrows four patterns of order-to-ai that
     // took guides for coding agents for orders: 2566 of 2629 and 97.
+    // Version 12 adds rounds 24 (version 11's fresh set) to 26 (two
+    // blind sets where about half the injections name no reader, one
+    // measured once as version 11's next set would have been, the other
+    // in cross-validation), reads base64 and hex, and folds three more
+    // senses: 2837 of 2929 and 106.
     assert!(
-        missed.len() <= 63,
+        missed.len() <= 92,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 97,
+        flagged.len() <= 106,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -78,16 +83,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Written blind while version 10 was made (100 and 100, 60 of each
-    // in 36 languages other than English) and never trained on:
-    // version 10 flagged 89 and 3, version 11 90 and 3 (the honest
-    // estimate; docs/benchmarks.md).
+    // Written blind while version 11 was made (100 and 100, 60 of each
+    // in 36 languages other than English, about half the injections
+    // naming no reader, 17 benign guides for coding agents) and never
+    // trained on: version 11 flagged 55 and 8, version 12 66 and 9 (the
+    // honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 90,
+        count("fresh/injected", true) >= 66,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 3,
+        count("fresh/benign", true) <= 9,
         "fresh benign texts flagged"
     );
 }

@@ -12,7 +12,7 @@ use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::frame::{is_bidi_control, is_hidden, is_tag, marker};
 use super::rules::{HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, table};
-use super::{overrides, score};
+use super::{encoded, overrides, score};
 use crate::protocol::events::Flag;
 
 /// An excerpt is the hit with this many bytes around it, at most.
@@ -23,8 +23,45 @@ pub(super) const MAX_EXCERPT_CHARS: usize = 160;
 /// What the rules find in `text`: at most one flag per rule, in the
 /// order of the table, then the order to ignore the instructions read
 /// from the folded words ([`overrides`]), then the phrase table's, then
-/// hidden characters and terminal escapes.
+/// hidden characters and terminal escapes, then (unless a pattern of the
+/// rule flagged it already) text hidden in base64 or hex that reads as
+/// an injection or a command ([`encoded`]).
 pub fn detect(text: &str) -> Vec<Flag> {
+    let mut flags = detect_plain(text);
+    if !flags.iter().any(|flag| flag.rule == ENCODED_PAYLOAD) {
+        flags.extend(encoded_payload(text));
+    }
+    flags
+}
+
+/// The rule id the decoded runs flag under: a payload to be decoded and
+/// carried out, as its patterns say in words.
+const ENCODED_PAYLOAD: &str = "encoded-payload";
+
+/// The first run of `text` that decodes to text the rules or the table
+/// flag, or to a command ([`encoded::is_command`]); read once, not
+/// decoded again.
+fn encoded_payload(text: &str) -> Option<Flag> {
+    encoded::decoded(text)
+        .into_iter()
+        .find(|(_, decoded)| encoded::is_command(decoded) || !detect_plain(decoded).is_empty())
+        .map(|(encoding, decoded)| {
+            // Hidden characters stay out of the excerpt, as the rules'
+            // excerpts leave them out of the normalised text.
+            let flat: String = decoded
+                .chars()
+                .filter(|c| !is_hidden(*c))
+                .map(|c| if c.is_whitespace() { ' ' } else { c })
+                .collect();
+            let excerpt = format!("{} decodes to: {}", encoding.name(), flat.trim());
+            Flag {
+                rule: ENCODED_PAYLOAD.to_owned(),
+                excerpt: excerpt.chars().take(MAX_EXCERPT_CHARS).collect(),
+            }
+        })
+}
+
+fn detect_plain(text: &str) -> Vec<Flag> {
     let mut flags = Vec::new();
     let normal = normalise(text);
     if let Some(compiled) = compiled() {

@@ -11,6 +11,7 @@
 
 pub mod approve;
 pub mod detect;
+pub mod encoded;
 pub mod frame;
 pub mod overrides;
 pub mod rules;
