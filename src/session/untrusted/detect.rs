@@ -38,27 +38,35 @@ pub fn detect(text: &str) -> Vec<Flag> {
 /// carried out, as its patterns say in words.
 const ENCODED_PAYLOAD: &str = "encoded-payload";
 
-/// The first run of `text` that decodes to text the rules or the table
-/// flag, or to a command ([`encoded::is_command`]); read once, not
-/// decoded again.
+/// What `text` holds in base64 or hex, read once: the first run that is
+/// a command ([`encoded::is_command`]), else what the rules and the table
+/// find in all the decoded text together (one pass, however many runs).
 fn encoded_payload(text: &str) -> Option<Flag> {
-    encoded::decoded(text)
-        .into_iter()
-        .find(|(_, decoded)| encoded::is_command(decoded) || !detect_plain(decoded).is_empty())
-        .map(|(encoding, decoded)| {
-            // Hidden characters stay out of the excerpt, as the rules'
-            // excerpts leave them out of the normalised text.
-            let flat: String = decoded
-                .chars()
-                .filter(|c| !is_hidden(*c))
-                .map(|c| if c.is_whitespace() { ' ' } else { c })
-                .collect();
-            let excerpt = format!("{} decodes to: {}", encoding.name(), flat.trim());
-            Flag {
-                rule: ENCODED_PAYLOAD.to_owned(),
-                excerpt: excerpt.chars().take(MAX_EXCERPT_CHARS).collect(),
-            }
-        })
+    let runs = encoded::decoded(text);
+    let (name, shown) = match runs.iter().find(|(_, run)| encoded::is_command(run)) {
+        Some((encoding, run)) => (encoding.name(), run.clone()),
+        None => {
+            let joined: Vec<&str> = runs.iter().map(|(_, run)| run.as_str()).collect();
+            let hit = detect_plain(&joined.join("\n\n")).into_iter().next()?;
+            let name = match runs.iter().all(|(encoding, _)| *encoding == runs[0].0) {
+                true => runs[0].0.name(),
+                false => "base64 and hex",
+            };
+            (name, hit.excerpt)
+        }
+    };
+    // Hidden characters stay out of the excerpt, as the rules' excerpts
+    // leave them out of the normalised text.
+    let flat: String = shown
+        .chars()
+        .filter(|c| !is_hidden(*c))
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .collect();
+    let excerpt = format!("{name} decodes to: {}", flat.trim());
+    Some(Flag {
+        rule: ENCODED_PAYLOAD.to_owned(),
+        excerpt: excerpt.chars().take(MAX_EXCERPT_CHARS).collect(),
+    })
 }
 
 fn detect_plain(text: &str) -> Vec<Flag> {

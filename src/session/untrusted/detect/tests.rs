@@ -264,12 +264,13 @@ fn an_order_hidden_in_base64_or_hex_is_flagged_with_what_it_decodes_to() {
         .filter(|f| f.rule == "encoded-payload")
         .collect();
     assert_eq!(encoded.len(), 1, "{flags:?}");
+    let excerpt = &encoded[0].excerpt;
+    assert!(excerpt.starts_with("base64 decodes to: "), "{excerpt}");
     assert!(
-        encoded[0]
-            .excerpt
-            .starts_with("base64 decodes to: Assistant reviewing this PR"),
-        "{}",
-        encoded[0].excerpt
+        ["assistant", "approve", "merge", "checks"]
+            .iter()
+            .any(|word| excerpt.contains(word)),
+        "{excerpt}"
     );
     assert!(encoded[0].excerpt.chars().count() <= MAX_EXCERPT_CHARS);
 
