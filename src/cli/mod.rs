@@ -305,7 +305,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(err.exit_code());
         }
     };
-    let (code, session) = runtime.block_on(run(prepared));
+    let (code, _session) = runtime.block_on(run(prepared));
     // `session-end` is out, every checkpoint it announced is on the disk,
     // the journal and stdout are written without a buffer, every process
     // the session started is gone, and the terminal is restored: what the
@@ -314,8 +314,8 @@ pub fn main() -> ExitCode {
     // (freeing the heap piece by piece, closing inotify instances,
     // waking the stdin reader that may sit in a read forever). The wall
     // time of a process per turn is what a conversation waits for.
-    std::mem::forget(session);
-    std::mem::forget(runtime);
+    // `exit` runs no destructor of this stack: `_session` and `runtime`
+    // are left to the kernel.
     std::process::exit(i32::from(code))
 }
 

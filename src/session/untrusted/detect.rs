@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::frame::{is_bidi_control, is_hidden, is_tag, marker};
-use super::rules::{HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, table};
+use super::rules::{ENCODED_PAYLOAD, HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, table};
 use super::{encoded, overrides, score};
 use crate::protocol::events::Flag;
 
@@ -33,10 +33,6 @@ pub fn detect(text: &str) -> Vec<Flag> {
     }
     flags
 }
-
-/// The rule id the decoded runs flag under: a payload to be decoded and
-/// carried out, as its patterns say in words.
-const ENCODED_PAYLOAD: &str = "encoded-payload";
 
 /// What `text` holds in base64 or hex, read once: the first run that is
 /// a command ([`encoded::is_command`]), else what the rules and the table

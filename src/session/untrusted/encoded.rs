@@ -32,6 +32,14 @@ const MAX_RUN: usize = 16 << 10;
 /// counts toward no limit, so no number of them can hide a later run.
 const PROBE: usize = 64;
 
+/// Padding optional, stray bits at the end allowed: a run is often cut
+/// from its context, or by [`MAX_RUN`].
+const LENIENT: GeneralPurposeConfig = GeneralPurposeConfig::new()
+    .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+    .with_decode_allow_trailing_bits(true);
+const STANDARD: GeneralPurpose = GeneralPurpose::new(&alphabet::STANDARD, LENIENT);
+const URL_SAFE: GeneralPurpose = GeneralPurpose::new(&alphabet::URL_SAFE, LENIENT);
+
 /// How a run was written, for the excerpt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Encoding {
@@ -100,12 +108,20 @@ pub fn decoded(text: &str) -> Vec<(Encoding, String)> {
 /// nothing but spaces or colons between them, all digits); `None` for a
 /// run that is base64.
 fn hex_digits(run: &str) -> Option<String> {
-    let digits: String = match run.strip_prefix("\\x") {
-        Some(_) => run.split("\\x").collect(),
-        None => run.chars().filter(|c| *c != ' ' && *c != ':').collect(),
-    };
     // A base64 run of digits and a-f only is read as hex: 24 such
-    // characters are far likelier a hash or hex text than base64.
+    // characters are far likelier a hash or hex text than base64. Checked
+    // before anything is copied: most runs are base64.
+    let escaped = run.starts_with("\\x");
+    let hex = run.bytes().all(|b| {
+        b.is_ascii_hexdigit() || b == b' ' || b == b':' || (escaped && (b == b'\\' || b == b'x'))
+    });
+    if !hex {
+        return None;
+    }
+    let digits: String = match escaped {
+        true => run.split("\\x").collect(),
+        false => run.chars().filter(|c| *c != ' ' && *c != ':').collect(),
+    };
     (digits.len() >= MIN_BASE64 && digits.bytes().all(|b| b.is_ascii_hexdigit())).then_some(digits)
 }
 
@@ -136,17 +152,10 @@ fn decode_base64(run: &str, limit: usize) -> Option<Vec<u8>> {
         cut -= 1;
     }
     let body = &body[..cut];
-    let config = GeneralPurposeConfig::new()
-        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
-        .with_decode_allow_trailing_bits(true);
     match (standard, url_safe) {
         (true, true) => None,
-        (false, true) => GeneralPurpose::new(&alphabet::URL_SAFE, config)
-            .decode(body)
-            .ok(),
-        _ => GeneralPurpose::new(&alphabet::STANDARD, config)
-            .decode(body)
-            .ok(),
+        (false, true) => URL_SAFE.decode(body).ok(),
+        _ => STANDARD.decode(body).ok(),
     }
 }
 

@@ -414,6 +414,9 @@ pub const RULES: &[Rule] = &[
 /// Flagged by code, not a pattern: hidden characters (their own rule,
 /// since they are dropped before the patterns run).
 pub const HIDDEN_CHARACTERS: &str = "hidden-characters";
+/// The rule of payloads to be decoded: its patterns, and (version 12)
+/// the base64 and hex that `detect` decodes and reads.
+pub const ENCODED_PAYLOAD: &str = "encoded-payload";
 pub const HIDDEN_CHARACTERS_WHAT: &str = "tag characters, bidirectional controls, or invisible characters: 3 in a row, or 10 of the kinds ordinary text never uses";
 /// Terminal escapes that hide or overwrite text (concealed text, cursor
 /// moves, erasing, window titles); colours alone are not flagged.

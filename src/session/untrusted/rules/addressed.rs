@@ -150,7 +150,7 @@ pub const ADDRESSED: &[Rule] = &[
         )),
     },
     Rule {
-        id: "encoded-payload",
+        id: super::ENCODED_PAYLOAD,
         what: "a payload to be decoded and carried out, or an order spelled with digits for letters; or base64 or hex that decodes to text the rules flag, or to a command (a download run by a shell, files sent away, a destructive command)",
         patterns: &[
             r"\bdecod\w*\s(?:\w+\s){0,3}?(?:and|then|,)\s(?:\w+\s)?(?:follow|execute|run|obey|act\son|apply|carry\sout)\b",
