@@ -10,6 +10,7 @@ use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 
 use super::error::{excerpt, http_error_text, looks_like_context_overflow};
 use super::retry::{RetryPolicy, retry_after};
+use super::sent_body::SentBody;
 use super::{ModelError, ModelRequest, StreamItem, StreamSink, WireFormat, anthropic, openai, sse};
 
 /// How much of an error body is read to quote the provider's message.
@@ -69,6 +70,8 @@ impl HttpModel {
                 return Err(error);
             }
             let delay = self.retry.delay(attempt, error.retry_after());
+            // The wait before the next attempt is the model's too.
+            sink.sent();
             sink.retrying(&error, attempt, delay);
             tokio::time::sleep(delay).await;
             attempt += 1;
@@ -84,13 +87,13 @@ impl HttpModel {
             WireFormat::OpenAi => "chat/completions",
             WireFormat::Anthropic => "messages",
         };
-        let body = super::request_json(self.format, request);
+        let (body, sent) = SentBody::new(super::request_json(self.format, request));
         let mut http = self
             .client
             .post(format!("{}/{path}", self.base_url))
             .header(ACCEPT, "text/event-stream")
             .header(CONTENT_TYPE, "application/json")
-            .body(body);
+            .body(reqwest::Body::wrap(body));
         match self.format {
             WireFormat::OpenAi => {
                 if let Some(key) = &self.api_key {
@@ -104,10 +107,21 @@ impl HttpModel {
                 }
             }
         }
-        let response = tokio::time::timeout(self.idle_timeout, http.send())
-            .await
-            .map_err(|_| ModelError::IdleTimeout(self.idle_timeout))?
-            .map_err(|err| ModelError::Transport(describe_reqwest(&err)))?;
+        let response = tokio::time::timeout(self.idle_timeout, async {
+            let send = http.send();
+            tokio::pin!(send);
+            tokio::select! {
+                biased;
+                response = &mut send => response,
+                Ok(()) = sent => {
+                    sink.sent();
+                    send.await
+                }
+            }
+        })
+        .await
+        .map_err(|_| ModelError::IdleTimeout(self.idle_timeout))?
+        .map_err(|err| ModelError::Transport(describe_reqwest(&err)))?;
         let status = response.status();
         if !status.is_success() {
             let asked = retry_after(response.headers());

@@ -10,6 +10,7 @@ pub mod image;
 pub mod openai;
 pub mod retry;
 pub mod scripted;
+mod sent_body;
 pub mod sse;
 
 use std::time::Duration;
@@ -205,6 +206,12 @@ pub trait StreamSink {
     fn stopped(&self) -> bool {
         false
     }
+    /// The request has left (its last byte is with the connection), or
+    /// an attempt failed and the next waits: from here until the answer,
+    /// the thread is the model's to wait on, so what has to be done only
+    /// before the answer is done now. Called at least once per attempt
+    /// that reached the network, possibly more.
+    fn sent(&mut self) {}
 }
 
 /// A model the session can call: one of the two HTTP wire formats or the

@@ -113,6 +113,8 @@ impl ScriptedModel {
                 played + 1
             ))
         })?;
+        // The script's request is with it as soon as it is made.
+        sink.sent();
         let pause = Duration::from_millis(turn.chunk_delay_ms);
         let items = turn_items(turn, played);
         let output_chars: usize = items

@@ -2,6 +2,7 @@
 //! fallback model when the first one keeps failing, and one more try
 //! after compacting when the provider refuses the request as too long.
 
+use super::persist::CheckpointTarget;
 use super::{Session, turn};
 use crate::model::{AssistantTurn, ModelError, ModelRequest, Usage};
 use crate::protocol::events::{ErrorCode, Event};
@@ -66,9 +67,30 @@ impl Session {
         if self.config.loop_breaker.enabled {
             builder = builder.cut_repeats(self.config.loop_breaker.repeated_text);
         }
+        self.state.progress.model_calls += 1;
+        // The checkpoint taken as the last iteration ended is written
+        // while the model works (`persist.rs`); its bytes are marked
+        // stored once the conversation is free again.
+        let mut written = None;
+        let pending = &mut self.pending_checkpoint;
+        let mut target = CheckpointTarget {
+            checkpointer: &mut self.checkpointer,
+            conversation: &self.state.conversation,
+            config: &self.config,
+            events: &self.events,
+            control: &self.control,
+        };
+        let mut on_sent = || {
+            if let Some(pending) = pending.take()
+                && pending.write(&mut target)
+            {
+                written = Some(pending.messages());
+            }
+        };
         let mut live = turn::LiveTurn {
             builder,
             emit: &emit,
+            on_sent: &mut on_sent,
         };
         let request = ModelRequest {
             model_id: &self.config.model.model,
@@ -78,10 +100,16 @@ impl Session {
             temperature: self.config.model.temperature,
             cache_key: Some(&self.config.session_id),
         };
-        self.state.progress.model_calls += 1;
-        self.model.complete(&request, &mut live).await?;
-        let told = live.builder.cut().map(str::to_owned);
-        let (turn, usage) = live.builder.finish();
+        let completed = self.model.complete(&request, &mut live).await;
+        let turn::LiveTurn { builder, .. } = live;
+        if let Some(messages) = written {
+            self.state.conversation.mark_checkpointed(messages);
+        }
+        // A model that never said its request left (the offline script).
+        self.flush_checkpoint();
+        completed?;
+        let told = builder.cut().map(str::to_owned);
+        let (turn, usage) = builder.finish();
         self.state.conversation.measured_as(usage.input_tokens);
         self.count_usage(usage);
         Ok((turn, told))

@@ -232,6 +232,8 @@ impl super::Session {
     /// (or, failing that, old tool outputs dropped) until under `limit`,
     /// `summarized`; whether the conversation shrank.
     async fn compact(&mut self, before: u64, limit: u64) -> bool {
+        // The summary rewrites what the taken checkpoint holds.
+        self.flush_checkpoint();
         let window = self.config.model.context_window;
         // Measured the same way before and after: the provider's count and
         // four bytes a token do not compare.

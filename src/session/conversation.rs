@@ -52,8 +52,10 @@ impl Conversation {
         self.checkpointed
     }
 
-    pub fn mark_checkpointed(&mut self) {
-        self.checkpointed = self.messages.len();
+    /// A checkpoint stored the first `messages` messages as they are
+    /// (they were taken as an iteration ended; more may follow them now).
+    pub fn mark_checkpointed(&mut self, messages: usize) {
+        self.checkpointed = messages.min(self.messages.len());
     }
 }
 
@@ -81,12 +83,17 @@ mod tests {
         let mut conversation = Conversation::default();
         conversation.push(user("a"));
         conversation.push(user("b"));
-        conversation.mark_checkpointed();
+        conversation.mark_checkpointed(2);
         conversation.push(user("c"));
+        assert_eq!(conversation.unchanged_since_checkpoint(), 2);
+        // A checkpoint taken before "c" came, written after.
+        conversation.mark_checkpointed(2);
         assert_eq!(conversation.unchanged_since_checkpoint(), 2);
         conversation.edit().remove(0);
         assert_eq!(conversation.unchanged_since_checkpoint(), 0);
-        conversation.mark_checkpointed();
+        // Never more than there is.
+        conversation.mark_checkpointed(5);
+        assert_eq!(conversation.unchanged_since_checkpoint(), 2);
         conversation.replace(vec![user("z")]);
         assert_eq!(conversation.unchanged_since_checkpoint(), 0);
         assert_eq!(conversation.len(), 1);

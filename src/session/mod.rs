@@ -122,6 +122,10 @@ pub struct Session {
     offer: Offer,
     specs: ToolSet,
     checkpointer: Checkpointer,
+    /// The checkpoint of the iteration that ended, taken and not yet
+    /// written: it is written while the next model request is out
+    /// (`persist.rs`).
+    pending_checkpoint: Option<persist::PendingCheckpoint>,
     /// Repeated and failing calls since the last user message.
     loops: loops::LoopBreaker,
     /// Set when the loop breaker ends the session: what kept failing.
@@ -176,6 +180,7 @@ impl Session {
             offer: Offer::new(mode, &[], Vec::new()),
             specs: ToolSet::default(),
             checkpointer,
+            pending_checkpoint: None,
             loops,
             stuck: None,
             skills: Arc::new(skills),
@@ -267,8 +272,9 @@ impl Session {
                 });
                 self.add_task();
                 // Iteration 0: the work dir before the agent touched it,
-                // so everything can be undone.
-                self.save_checkpoint();
+                // so everything can be undone; its scan overlaps the
+                // first request.
+                self.defer_checkpoint();
                 None
             }
         };
@@ -278,7 +284,10 @@ impl Session {
 
         // A bug that panics mid-session still ends the stream properly:
         // the proxy must always see `session-end`.
-        let reason = match AssertUnwindSafe(self.iterate()).catch_unwind().await {
+        let reason = AssertUnwindSafe(self.iterate()).catch_unwind().await;
+        // However the loop ended, the iteration it last finished is kept.
+        self.flush_checkpoint();
+        let reason = match reason {
             Ok(reason) => reason,
             Err(panic) => {
                 let detail = panic
@@ -455,7 +464,7 @@ impl Session {
                 return stuck;
             }
             if !cancel.is_cancelled() {
-                self.save_checkpoint();
+                self.defer_checkpoint();
             }
         }
     }

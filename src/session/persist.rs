@@ -1,23 +1,86 @@
 //! The session's checkpoints: one after every iteration, resuming from
 //! one (a restore), and going back to one (a rollback).
 
-use super::Session;
+use super::control::Control;
 use super::state::{Progress, SessionState};
+use super::{Session, SessionConfig};
+use crate::protocol::EventWriter;
 use crate::protocol::events::ErrorCode;
 use crate::protocol::events::{Event, ExitReason};
 use crate::state::StateError;
-use crate::state::checkpoint::{self, Checkpoint, Manifest, Touched};
+use crate::state::checkpoint::{self, Checkpoint, Checkpointer, Manifest, Touched};
 use crate::tools::procs;
 use crate::tools::registry::{Call, Offered, Tool};
 
-impl Session {
-    /// Saves the checkpoint of the current iteration and announces it. A
-    /// failure is reported and the session goes on: losing undo is bad,
-    /// losing the work in progress would be worse.
-    pub(super) fn save_checkpoint(&mut self) {
-        self.save_checkpoint_now();
+/// An iteration's checkpoint as the iteration ended: what it will write,
+/// taken then, because by the time it is written the session has moved on
+/// (the next request counted, perhaps an `inject` added).
+pub(super) struct PendingCheckpoint {
+    iteration: u32,
+    /// The conversation's first `messages` messages are the iteration's.
+    messages: usize,
+    unchanged: usize,
+    progress: Progress,
+    model_alias: String,
+    last_seq: u64,
+}
+
+/// What writing a checkpoint needs of the session: its fields, not the
+/// session, so it can be written while the model request borrows the
+/// conversation.
+pub(super) struct CheckpointTarget<'a> {
+    pub checkpointer: &'a mut Checkpointer,
+    pub conversation: &'a [crate::model::Message],
+    pub config: &'a SessionConfig,
+    pub events: &'a EventWriter,
+    pub control: &'a Control,
+}
+
+impl PendingCheckpoint {
+    pub(super) fn messages(&self) -> usize {
+        self.messages
+    }
+
+    /// Writes the checkpoint and announces it; a failure is reported and
+    /// the session goes on: losing undo is bad, losing the work in
+    /// progress would be worse. Whether it was written.
+    pub(super) fn write(&self, to: &mut CheckpointTarget<'_>) -> bool {
+        let state = Checkpoint {
+            session_id: &to.config.session_id,
+            iteration: self.iteration,
+            work_dir: &to.config.work_dir,
+            model_alias: &self.model_alias,
+            session: &self.progress,
+            last_seq: self.last_seq,
+            conversation: to
+                .conversation
+                .get(..self.messages)
+                .unwrap_or(to.conversation),
+            unchanged_messages: self.unchanged,
+        };
+        let written = match to.checkpointer.save(&state) {
+            Ok((path, files_changed)) => {
+                to.control.checkpoint_saved(self.iteration);
+                to.events.emit(Event::CheckpointSaved {
+                    iteration: self.iteration,
+                    checkpoint: path.display().to_string(),
+                    files_changed,
+                });
+                true
+            }
+            Err(err) => {
+                to.events.emit(Event::warning(
+                    ErrorCode::CheckpointFailed,
+                    format!(
+                        "the checkpoint of iteration {} could not be saved: {err}",
+                        self.iteration
+                    ),
+                ));
+                false
+            }
+        };
         // The iteration's events into the search index, off the loop.
-        self.config.search.catch_up_in_background();
+        to.config.search.catch_up_in_background();
         // A process the session started may write after this checkpoint
         // looked, even if it ends before the next: that one looks where
         // anything changed. (One alive now was started by a command, which
@@ -27,7 +90,53 @@ impl Session {
         // tree without asking it; told anything, it asks, which costs what
         // changed (a full scan only where the watcher cannot vouch).
         if procs::any_descendant_alive() {
-            self.checkpointer.touched(Touched::Anything);
+            to.checkpointer.touched(Touched::Anything);
+        }
+        written
+    }
+}
+
+impl Session {
+    /// Saves the checkpoint of the current iteration and announces it.
+    pub(super) fn save_checkpoint(&mut self) {
+        self.defer_checkpoint();
+        self.flush_checkpoint();
+    }
+
+    /// Takes the checkpoint of the iteration that just ended, to be
+    /// written once the next model request has left (`call_model`), so
+    /// the work dir's scan and the writes cost the model's time, not the
+    /// user's; or before whatever needs it first (a compaction, the end).
+    /// Nothing can change the work dir in between but a process a command
+    /// left running, which a checkpoint races with anyway.
+    pub(super) fn defer_checkpoint(&mut self) {
+        self.flush_checkpoint();
+        self.pending_checkpoint = Some(PendingCheckpoint {
+            iteration: self.state.iterations,
+            messages: self.state.conversation.len(),
+            unchanged: self.state.conversation.unchanged_since_checkpoint(),
+            progress: self.state.progress.clone(),
+            model_alias: self.config.model_alias.clone(),
+            last_seq: self.events.next_seq().saturating_sub(1),
+        });
+    }
+
+    /// Writes the checkpoint taken, if it is not written yet.
+    pub(super) fn flush_checkpoint(&mut self) {
+        let Some(pending) = self.pending_checkpoint.take() else {
+            return;
+        };
+        let written = pending.write(&mut CheckpointTarget {
+            checkpointer: &mut self.checkpointer,
+            conversation: &self.state.conversation,
+            config: &self.config,
+            events: &self.events,
+            control: &self.control,
+        });
+        if written {
+            self.state
+                .conversation
+                .mark_checkpointed(pending.messages());
         }
     }
 
@@ -83,39 +192,6 @@ impl Session {
         match relative {
             Some(relative) => Touched::Files([relative].into()),
             None => Touched::Anything,
-        }
-    }
-
-    fn save_checkpoint_now(&mut self) {
-        let state = Checkpoint {
-            session_id: &self.config.session_id,
-            iteration: self.state.iterations,
-            work_dir: &self.config.work_dir,
-            model_alias: &self.config.model_alias,
-            session: &self.state.progress,
-            last_seq: self.events.next_seq().saturating_sub(1),
-            conversation: &self.state.conversation,
-            unchanged_messages: self.state.conversation.unchanged_since_checkpoint(),
-        };
-        match self.checkpointer.save(&state) {
-            Ok((path, files_changed)) => {
-                self.state.conversation.mark_checkpointed();
-                self.control.checkpoint_saved(self.state.iterations);
-                self.events.emit(Event::CheckpointSaved {
-                    iteration: self.state.iterations,
-                    checkpoint: path.display().to_string(),
-                    files_changed,
-                });
-            }
-            Err(err) => {
-                self.events.emit(Event::warning(
-                    ErrorCode::CheckpointFailed,
-                    format!(
-                        "the checkpoint of iteration {} could not be saved: {err}",
-                        self.state.iterations
-                    ),
-                ));
-            }
         }
     }
 

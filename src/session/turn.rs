@@ -266,6 +266,9 @@ pub fn retry_event(error: &ModelError, attempt: u32, delay: Duration) -> Event {
 pub struct LiveTurn<'a> {
     pub builder: TurnBuilder,
     pub emit: &'a dyn Fn(Event),
+    /// What waits for the request to leave (the previous iteration's
+    /// checkpoint); idempotent.
+    pub on_sent: &'a mut dyn FnMut(),
 }
 
 impl StreamSink for LiveTurn<'_> {
@@ -282,6 +285,10 @@ impl StreamSink for LiveTurn<'_> {
 
     fn stopped(&self) -> bool {
         self.builder.cut().is_some()
+    }
+
+    fn sent(&mut self) {
+        (self.on_sent)();
     }
 }
 

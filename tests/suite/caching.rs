@@ -1,6 +1,7 @@
 //! What a session costs: every request of a session starts with the bytes
 //! of the one before it (the provider's cache holds that prefix), each
-//! format carries its cache hints, and a priced model table gives dollars.
+//! format carries its cache hints, a priced model table gives dollars, and
+//! an iteration's checkpoint is written on the model's time.
 
 use serde_json::{Value, json};
 
@@ -170,4 +171,71 @@ fn a_priced_model_table_puts_dollars_on_usage_and_session_end() {
     let run = plain.run(&["--prompt", "x"]);
     assert!(run.one("usage-update").get("cost_usd").is_none());
     assert!(run.one("session-end").get("cost_usd").is_none());
+}
+
+/// The checkpoint of an iteration is written while the next request is
+/// with the model, not before it leaves: a command that makes 30,000
+/// files gives the checkpoint after it tens of milliseconds of work, and
+/// the next request must reach the server before that checkpoint's
+/// manifest exists. Then the checkpoint is there, announced before the
+/// answer it overlapped, and complete.
+#[test]
+fn the_checkpoint_of_an_iteration_is_written_while_the_next_request_is_out() {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let manifest = state.join("sessions/overlap/checkpoints/000001.json");
+    let server = MockServer::start(vec![
+        Reply::stream(openai::tool_turn(&[(
+            "call_1",
+            "exec",
+            json!({"command": "mkdir many && cd many && seq 1 30000 | xargs touch"}),
+        )])),
+        Reply::Probe {
+            path: manifest.clone(),
+            seen: seen.clone(),
+            then: Box::new(Reply::stream(openai::text_turn("done"))),
+        },
+    ]);
+    let env = TestEnv::for_server(&server);
+    let state_arg = state.display().to_string();
+    let run = env.run(&[
+        "--prompt",
+        "make files",
+        "--session-id",
+        "overlap",
+        "--state-dir",
+        &state_arg,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        *seen.lock().unwrap(),
+        Some(false),
+        "the checkpoint of iteration 1 was written before the next request left"
+    );
+    assert!(manifest.exists());
+    let order: Vec<String> = run
+        .events
+        .iter()
+        .filter_map(|event| match event["type"].as_str() {
+            Some("checkpoint-saved") => Some(format!("checkpoint {}", event["iteration"])),
+            Some("text-delta") => Some(format!("text {}", event["iteration"])),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        order,
+        ["checkpoint 0", "checkpoint 1", "text 2", "checkpoint 2"],
+        "each checkpoint comes before the answer it overlapped"
+    );
+    let saved = run
+        .of_type("checkpoint-saved")
+        .into_iter()
+        .find(|event| event["iteration"] == 1)
+        .cloned()
+        .unwrap();
+    assert!(
+        saved["files_changed"].as_u64().unwrap() >= 30_000,
+        "{saved}"
+    );
 }

@@ -25,6 +25,14 @@ pub enum Reply {
     Stall { events: Vec<String> },
     /// Any bytes with a content type (pages, images).
     Bytes { content_type: String, body: Vec<u8> },
+    /// `then`, after noting in `seen` whether `path` existed once the
+    /// request was read: what the agent had written by the time its
+    /// request arrived.
+    Probe {
+        path: std::path::PathBuf,
+        seen: Arc<Mutex<Option<bool>>>,
+        then: Box<Reply>,
+    },
     /// A plain answer (errors).
     Status {
         status: u16,
@@ -172,10 +180,14 @@ fn serve(
         headers,
         body,
     });
-    let reply =
+    let mut reply =
         replies.lock().unwrap().next().unwrap_or_else(|| {
             Reply::status(500, r#"{"error":{"message":"mock: no reply left"}}"#)
         });
+    while let Reply::Probe { path, seen, then } = reply {
+        *seen.lock().unwrap() = Some(path.exists());
+        reply = *then;
+    }
     let mut out = stream;
     match reply {
         Reply::Status {
@@ -218,6 +230,7 @@ fn serve(
             out.write_all(&all.as_bytes()[..keep.min(all.len())])?;
             out.flush()?;
         }
+        Reply::Probe { .. } => unreachable!("probes are unwrapped above"),
         Reply::Stall { events } => {
             out.write_all(SSE_HEAD.as_bytes())?;
             out.write_all(events.concat().as_bytes())?;

@@ -69,7 +69,8 @@ fn approving_the_plan_starts_a_fresh_context_in_implement_mode() {
     state
         .replace_todos(vec![todo("write it", TodoStatus::Pending)])
         .expect("a valid list");
-    state.conversation.mark_checkpointed();
+    let messages = state.conversation.len();
+    state.conversation.mark_checkpointed(messages);
 
     let events = state.approve_plan("1. do it".to_owned(), |mode| format!("prompt for {mode}"));
 
@@ -110,7 +111,8 @@ fn a_summary_replaces_the_middle_and_keeps_plan_and_todos() {
     state
         .replace_todos(vec![todo("finish", TodoStatus::InProgress)])
         .expect("a valid list");
-    state.conversation.mark_checkpointed();
+    let messages = state.conversation.len();
+    state.conversation.mark_checkpointed(messages);
 
     state.summarised(1, 3, "  did the old things \n");
 
