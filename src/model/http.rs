@@ -107,21 +107,7 @@ impl HttpModel {
                 }
             }
         }
-        let response = tokio::time::timeout(self.idle_timeout, async {
-            let send = http.send();
-            tokio::pin!(send);
-            tokio::select! {
-                biased;
-                response = &mut send => response,
-                Ok(()) = sent => {
-                    sink.sent();
-                    send.await
-                }
-            }
-        })
-        .await
-        .map_err(|_| ModelError::IdleTimeout(self.idle_timeout))?
-        .map_err(|err| ModelError::Transport(describe_reqwest(&err)))?;
+        let response = self.send(http, sent, sink).await?;
         let status = response.status();
         if !status.is_success() {
             let asked = retry_after(response.headers());
@@ -176,6 +162,40 @@ impl HttpModel {
             }
         }
         parser.finish()
+    }
+
+    /// Sends the request; once its last byte is with the connection, the
+    /// sink hears of it (see [`StreamSink::sent`]).
+    async fn send(
+        &self,
+        http: reqwest::RequestBuilder,
+        sent: tokio::sync::oneshot::Receiver<()>,
+        sink: &mut dyn StreamSink,
+    ) -> Result<reqwest::Response, ModelError> {
+        let idle = |_| ModelError::IdleTimeout(self.idle_timeout);
+        let send = http.send();
+        tokio::pin!(send);
+        let answered = tokio::time::timeout(self.idle_timeout, async {
+            tokio::select! {
+                biased;
+                response = &mut send => Some(response),
+                Ok(()) = sent => None,
+            }
+        })
+        .await
+        .map_err(idle)?;
+        let answer = match answered {
+            Some(answer) => answer,
+            // What the session does now is its own time: the server's
+            // silence is timed from when it is done.
+            None => {
+                sink.sent();
+                tokio::time::timeout(self.idle_timeout, &mut send)
+                    .await
+                    .map_err(idle)?
+            }
+        };
+        answer.map_err(|err| ModelError::Transport(describe_reqwest(&err)))
     }
 
     async fn read_error_body(&self, response: reqwest::Response) -> String {
