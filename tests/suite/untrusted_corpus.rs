@@ -62,15 +62,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // blind sets where about half the injections name no reader, one
     // measured once as version 11's next set would have been, the other
     // in cross-validation), reads base64 and hex, and folds three more
-    // senses: 2837 of 2929 and 106.
+    // senses: 2837 of 2929 and 106. Version 13 adds round 27 (version
+    // 12's fresh set, nine of whose benign texts version 12 flagged) to
+    // the table's training: 2928 of 3029 and 113.
     assert!(
-        missed.len() <= 92,
+        missed.len() <= 101,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 106,
+        flagged.len() <= 113,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -83,17 +85,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Written blind while version 11 was made (100 and 100, 60 of each
-    // in 36 languages other than English, about half the injections
-    // naming no reader, 17 benign guides for coding agents) and never
-    // trained on: version 11 flagged 55 and 8, version 12 66 and 9 (the
-    // honest estimate; docs/benchmarks.md).
+    // Written blind while version 12 was made (100 and 100, files of a
+    // repository or a package in 36 languages, 61 injections naming no
+    // reader, 51 benign files with ordinary instructions to developers)
+    // and never trained on: version 12 flagged 56 and 4, version 13 54
+    // and 4 (the honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 66,
+        count("fresh/injected", true) >= 54,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 9,
+        count("fresh/benign", true) <= 4,
         "fresh benign texts flagged"
     );
 }
