@@ -16,6 +16,14 @@ use super::{ModelError, ModelRequest, StreamItem, StreamSink, WireFormat, anthro
 /// How much of an error body is read to quote the provider's message.
 const ERROR_BODY_LIMIT: usize = 64 * 1024;
 
+/// How long the session's work under a request (the last iteration's
+/// checkpoint) waits for the request to leave: a slow connect or upload
+/// must not hold back what makes that iteration survive a crash.
+const SENT_AT_LATEST: Duration = Duration::from_millis(200);
+
+/// Times in a row a request turned away unread is sent again at once.
+const RESEND_TURNED_AWAY: u32 = 2;
+
 pub struct HttpModel {
     client: reqwest::Client,
     base_url: String,
@@ -83,31 +91,8 @@ impl HttpModel {
         request: &ModelRequest<'_>,
         sink: &mut dyn StreamSink,
     ) -> Result<(), ModelError> {
-        let path = match self.format {
-            WireFormat::OpenAi => "chat/completions",
-            WireFormat::Anthropic => "messages",
-        };
-        let (body, sent) = SentBody::new(super::request_json(self.format, request));
-        let mut http = self
-            .client
-            .post(format!("{}/{path}", self.base_url))
-            .header(ACCEPT, "text/event-stream")
-            .header(CONTENT_TYPE, "application/json")
-            .body(reqwest::Body::wrap(body));
-        match self.format {
-            WireFormat::OpenAi => {
-                if let Some(key) = &self.api_key {
-                    http = http.header(AUTHORIZATION, format!("Bearer {key}"));
-                }
-            }
-            WireFormat::Anthropic => {
-                http = http.header("anthropic-version", anthropic::API_VERSION);
-                if let Some(key) = &self.api_key {
-                    http = http.header("x-api-key", key);
-                }
-            }
-        }
-        let response = self.send(http, sent, sink).await?;
+        let json = bytes::Bytes::from(super::request_json(self.format, request));
+        let response = self.send(&json, sink).await?;
         let status = response.status();
         if !status.is_success() {
             let asked = retry_after(response.headers());
@@ -164,38 +149,89 @@ impl HttpModel {
         parser.finish()
     }
 
-    /// Sends the request; once its last byte is with the connection, the
-    /// sink hears of it (see [`StreamSink::sent`]).
+    /// The POST of one attempt, `body` its request.
+    fn post(&self, body: SentBody) -> reqwest::RequestBuilder {
+        let path = match self.format {
+            WireFormat::OpenAi => "chat/completions",
+            WireFormat::Anthropic => "messages",
+        };
+        let http = self
+            .client
+            .post(format!("{}/{path}", self.base_url))
+            .header(ACCEPT, "text/event-stream")
+            .header(CONTENT_TYPE, "application/json")
+            .body(reqwest::Body::wrap(body));
+        match self.format {
+            WireFormat::OpenAi => match &self.api_key {
+                Some(key) => http.header(AUTHORIZATION, format!("Bearer {key}")),
+                None => http,
+            },
+            WireFormat::Anthropic => {
+                let http = http.header("anthropic-version", anthropic::API_VERSION);
+                match &self.api_key {
+                    Some(key) => http.header("x-api-key", key),
+                    None => http,
+                }
+            }
+        }
+    }
+
+    /// Sends the request; once its last byte is with the connection (or
+    /// [`SENT_AT_LATEST`] after it began, if connecting takes longer),
+    /// the sink hears of it (see [`StreamSink::sent`]). A request an
+    /// HTTP/2 server turned away unread is sent again at once, as
+    /// reqwest would itself for a body it can copy (this one it cannot:
+    /// it carries the signal).
     async fn send(
+        &self,
+        json: &bytes::Bytes,
+        sink: &mut dyn StreamSink,
+    ) -> Result<reqwest::Response, ModelError> {
+        let mut turned_away = 0;
+        loop {
+            let (body, sent) = SentBody::new(json.clone());
+            match self.send_once(self.post(body), sent, sink).await? {
+                Ok(response) => return Ok(response),
+                Err(err) if turned_away < RESEND_TURNED_AWAY && turned_away_unread(&err) => {
+                    turned_away += 1;
+                }
+                Err(err) => return Err(ModelError::Transport(describe_reqwest(&err))),
+            }
+        }
+    }
+
+    async fn send_once(
         &self,
         http: reqwest::RequestBuilder,
         sent: tokio::sync::oneshot::Receiver<()>,
         sink: &mut dyn StreamSink,
-    ) -> Result<reqwest::Response, ModelError> {
+    ) -> Result<Result<reqwest::Response, reqwest::Error>, ModelError> {
         let idle = |_| ModelError::IdleTimeout(self.idle_timeout);
         let send = http.send();
         tokio::pin!(send);
         let answered = tokio::time::timeout(self.idle_timeout, async {
+            // The signal first: an answer ready in the same poll must not
+            // pass the session's work that was to come before it.
             tokio::select! {
                 biased;
-                response = &mut send => Some(response),
                 Ok(()) = sent => None,
+                () = tokio::time::sleep(SENT_AT_LATEST) => None,
+                response = &mut send => Some(response),
             }
         })
         .await
         .map_err(idle)?;
-        let answer = match answered {
-            Some(answer) => answer,
+        match answered {
+            Some(answer) => Ok(answer),
             // What the session does now is its own time: the server's
             // silence is timed from when it is done.
             None => {
                 sink.sent();
                 tokio::time::timeout(self.idle_timeout, &mut send)
                     .await
-                    .map_err(idle)?
+                    .map_err(idle)
             }
-        };
-        answer.map_err(|err| ModelError::Transport(describe_reqwest(&err)))
+        }
     }
 
     async fn read_error_body(&self, response: reqwest::Response) -> String {
@@ -209,6 +245,22 @@ impl HttpModel {
         }
         excerpt(&String::from_utf8_lossy(&body))
     }
+}
+
+/// An HTTP/2 server refused the stream (`REFUSED_STREAM`) or closed the
+/// connection gracefully (`GOAWAY` with `NO_ERROR`) before it read the
+/// request: nothing of it was processed, so it can go again.
+fn turned_away_unread(err: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(error) = source {
+        if let Some(h2) = error.downcast_ref::<h2::Error>() {
+            return h2.is_remote()
+                && ((h2.is_go_away() && h2.reason() == Some(h2::Reason::NO_ERROR))
+                    || (h2.is_reset() && h2.reason() == Some(h2::Reason::REFUSED_STREAM)));
+        }
+        source = error.source();
+    }
+    false
 }
 
 enum Parser {
@@ -274,3 +326,6 @@ fn tls_config() -> Result<rustls::ClientConfig, ModelError> {
     config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
     Ok(config)
 }
+
+#[cfg(test)]
+mod tests;

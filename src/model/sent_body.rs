@@ -19,7 +19,6 @@ use tokio::sync::oneshot;
 /// socket's buffer is full, when the rest follows as soon as it drains).
 pub struct SentBody {
     data: Option<Bytes>,
-    length: u64,
     sent: Option<oneshot::Sender<()>>,
 }
 
@@ -28,7 +27,6 @@ impl SentBody {
         let data = data.into();
         let (sent, heard) = oneshot::channel();
         let body = SentBody {
-            length: data.len() as u64,
             data: Some(data),
             sent: Some(sent),
         };
@@ -58,7 +56,7 @@ impl Body for SentBody {
     }
 
     fn size_hint(&self) -> SizeHint {
-        SizeHint::with_exact(self.length)
+        SizeHint::with_exact(self.data.as_ref().map_or(0, |data| data.len() as u64))
     }
 }
 

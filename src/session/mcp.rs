@@ -64,6 +64,10 @@ impl Session {
                 return;
             }
             Some(Ok(Loaded { mcp, servers })) => {
+                // Servers that start now may write in the work dir, and
+                // waiting for them may take seconds: the last iteration's
+                // checkpoint is not left waiting with them.
+                self.flush_checkpoint();
                 self.mcp_gate = Gate {
                     above: mcp.gate_above,
                     offered: mcp.offered,

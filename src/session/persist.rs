@@ -45,6 +45,18 @@ impl PendingCheckpoint {
     /// the session goes on: losing undo is bad, losing the work in
     /// progress would be worse. Whether it was written.
     pub(super) fn write(&self, to: &mut CheckpointTarget<'_>) -> bool {
+        // Only appended to since it was taken (a rewrite writes it
+        // first); a shorter one would be a wrong checkpoint, never saved.
+        let Some(conversation) = to.conversation.get(..self.messages) else {
+            to.events.emit(Event::warning(
+                ErrorCode::CheckpointFailed,
+                format!(
+                    "the checkpoint of iteration {} could not be saved: the conversation changed before it was written",
+                    self.iteration
+                ),
+            ));
+            return false;
+        };
         let state = Checkpoint {
             session_id: &to.config.session_id,
             iteration: self.iteration,
@@ -52,10 +64,7 @@ impl PendingCheckpoint {
             model_alias: &self.model_alias,
             session: &self.progress,
             last_seq: self.last_seq,
-            conversation: to
-                .conversation
-                .get(..self.messages)
-                .unwrap_or(to.conversation),
+            conversation,
             unchanged_messages: self.unchanged,
         };
         let written = match to.checkpointer.save(&state) {
