@@ -105,7 +105,7 @@ impl Session {
         if let Some(messages) = written {
             self.state.conversation.mark_checkpointed(messages);
         }
-        // A model that never said its request left (the offline script).
+        // A call that ended before its request could leave.
         self.flush_checkpoint();
         completed?;
         let told = builder.cut().map(str::to_owned);
