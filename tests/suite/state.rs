@@ -234,6 +234,32 @@ fn sigkill_mid_iteration_loses_only_that_iteration() {
     assert_eq!(said, "two");
 }
 
+/// The last iteration's checkpoint is taken as it ends and written under
+/// the next model request; a session that ends with no next request (the
+/// iteration limit reached) must still write it, and a later turn must
+/// resume from it: the files as that iteration left them, the script
+/// where it stopped.
+#[test]
+fn the_checkpoint_of_the_last_iteration_is_kept_when_no_request_follows() {
+    let env = TestEnv::offline();
+    seed(&env.work);
+    let script = changing_script(&env);
+    let run = env.run_script(&script, "x", &["--max-iterations", "1"]);
+    assert_eq!(run.exit_reason(), "max-iterations", "{}", run.stderr);
+    let checkpoint = checkpoint_path(&run.events, 1);
+    assert!(Path::new(&checkpoint).exists());
+    let script = env.script(json!({"turns": [{"text": "one"}, {"text": "resumed fine"}]}));
+    let resumed = env.run_script(&script, "go on", &["--restore-checkpoint", &checkpoint]);
+    assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
+    assert_eq!(files(&env.work), after_first_iteration());
+    let said: String = resumed
+        .of_type("text-delta")
+        .iter()
+        .map(|e| e["delta"].as_str().unwrap())
+        .collect();
+    assert_eq!(said, "resumed fine");
+}
+
 #[test]
 fn state_folder_is_private() {
     use std::os::unix::fs::PermissionsExt;
