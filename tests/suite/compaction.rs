@@ -48,6 +48,28 @@ fn a_summary_replaces_the_middle_and_task_and_todos_stay() {
     );
     let run = env.run(&["--prompt", "Trim the logs", "--model", "small"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // The checkpoint of the iteration before the summary holds the
+    // conversation the summary then rewrites: it is written first.
+    let saved: Vec<u64> = run
+        .of_type("checkpoint-saved")
+        .iter()
+        .map(|e| e["iteration"].as_u64().unwrap())
+        .collect();
+    assert_eq!(saved, [0, 1, 2, 3]);
+    let summarized_at = run.one("summarizing")["_seq"].as_u64().unwrap();
+    let second = run
+        .of_type("checkpoint-saved")
+        .into_iter()
+        .find(|e| e["iteration"] == 2)
+        .unwrap();
+    assert!(second["_seq"].as_u64().unwrap() < summarized_at);
+    assert!(
+        run.of_type("error")
+            .iter()
+            .all(|e| e["code"] != "checkpoint-failed"),
+        "{:?}",
+        run.of_type("error")
+    );
     let summarizing = run.one("summarizing");
     let summarized = run.one("summarized");
     let before = summarizing["tokens_before"].as_u64().unwrap();
