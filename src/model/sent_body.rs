@@ -115,7 +115,7 @@ mod tests {
             .unwrap();
         let waited = runtime.block_on(async move {
             let (body, heard) = SentBody::new(body);
-            let client = super::super::http::client_builder()
+            let client = crate::model::http::client_builder()
                 .unwrap()
                 .build()
                 .unwrap();

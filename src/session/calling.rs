@@ -2,7 +2,7 @@
 //! fallback model when the first one keeps failing, and one more try
 //! after compacting when the provider refuses the request as too long.
 
-use super::persist::CheckpointTarget;
+use super::persist::{CheckpointTarget, PendingCheckpoint};
 use super::{Session, turn};
 use crate::model::{AssistantTurn, ModelError, ModelRequest, Usage};
 use crate::protocol::events::{ErrorCode, Event};
@@ -81,10 +81,8 @@ impl Session {
             control: &self.control,
         };
         let mut on_sent = || {
-            if let Some(pending) = pending.take()
-                && pending.write(&mut target)
-            {
-                written = Some(pending.messages());
+            if let Some(messages) = PendingCheckpoint::write_taken(pending, &mut target) {
+                written = Some(messages);
             }
         };
         let mut live = turn::LiveTurn {

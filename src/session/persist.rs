@@ -37,14 +37,20 @@ pub(super) struct CheckpointTarget<'a> {
 }
 
 impl PendingCheckpoint {
-    pub(super) fn messages(&self) -> usize {
-        self.messages
+    /// Writes the checkpoint `taken` holds, if any, leaving it empty; the
+    /// number of leading messages it stored, once written.
+    pub(super) fn write_taken(
+        taken: &mut Option<Self>,
+        to: &mut CheckpointTarget<'_>,
+    ) -> Option<usize> {
+        let pending = taken.take()?;
+        pending.write(to).then_some(pending.messages)
     }
 
     /// Writes the checkpoint and announces it; a failure is reported and
     /// the session goes on: losing undo is bad, losing the work in
     /// progress would be worse. Whether it was written.
-    pub(super) fn write(&self, to: &mut CheckpointTarget<'_>) -> bool {
+    fn write(&self, to: &mut CheckpointTarget<'_>) -> bool {
         // Only appended to since it was taken (a rewrite writes it
         // first); a shorter one would be a wrong checkpoint, never saved.
         let Some(conversation) = to.conversation.get(..self.messages) else {
@@ -132,20 +138,18 @@ impl Session {
 
     /// Writes the checkpoint taken, if it is not written yet.
     pub(super) fn flush_checkpoint(&mut self) {
-        let Some(pending) = self.pending_checkpoint.take() else {
-            return;
-        };
-        let written = pending.write(&mut CheckpointTarget {
-            checkpointer: &mut self.checkpointer,
-            conversation: &self.state.conversation,
-            config: &self.config,
-            events: &self.events,
-            control: &self.control,
-        });
-        if written {
-            self.state
-                .conversation
-                .mark_checkpointed(pending.messages());
+        let written = PendingCheckpoint::write_taken(
+            &mut self.pending_checkpoint,
+            &mut CheckpointTarget {
+                checkpointer: &mut self.checkpointer,
+                conversation: &self.state.conversation,
+                config: &self.config,
+                events: &self.events,
+                control: &self.control,
+            },
+        );
+        if let Some(messages) = written {
+            self.state.conversation.mark_checkpointed(messages);
         }
     }
 
