@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::mock::{MockServer, Reply, openai};
-use super::{TestEnv, messages, read};
+use super::{Finished, TestEnv, messages, read};
 
 /// Every file of the work dir (but .git) with its content.
 fn files(work: &Path) -> BTreeMap<String, String> {
@@ -62,6 +62,14 @@ fn changing_script(env: &TestEnv) -> std::path::PathBuf {
         ]},
         {"text": "done"}
     ]}))
+}
+
+/// What the model said in a run, its text deltas together.
+fn said(run: &Finished) -> String {
+    run.of_type("text-delta")
+        .iter()
+        .map(|e| e["delta"].as_str().unwrap())
+        .collect()
 }
 
 fn checkpoint_path(run_events: &[Value], iteration: u64) -> String {
@@ -226,12 +234,7 @@ fn sigkill_mid_iteration_loses_only_that_iteration() {
     now.remove("go");
     assert_eq!(now, after_first_iteration());
     // The scripted model goes on where the checkpoint left it.
-    let said: String = resumed
-        .of_type("text-delta")
-        .iter()
-        .map(|e| e["delta"].as_str().unwrap())
-        .collect();
-    assert_eq!(said, "two");
+    assert_eq!(said(&resumed), "two");
 }
 
 /// The last iteration's checkpoint is taken as it ends and written under
@@ -252,12 +255,7 @@ fn the_checkpoint_of_the_last_iteration_is_kept_when_no_request_follows() {
     let resumed = env.run_script(&script, "go on", &["--restore-checkpoint", &checkpoint]);
     assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
     assert_eq!(files(&env.work), after_first_iteration());
-    let said: String = resumed
-        .of_type("text-delta")
-        .iter()
-        .map(|e| e["delta"].as_str().unwrap())
-        .collect();
-    assert_eq!(said, "resumed fine");
+    assert_eq!(said(&resumed), "resumed fine");
 }
 
 #[test]
