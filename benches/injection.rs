@@ -22,6 +22,8 @@
 
 #[path = "injection/corpus.rs"]
 mod corpus;
+#[path = "injection/labels.rs"]
+mod labels;
 #[path = "injection/patterns.rs"]
 mod patterns;
 #[path = "injection/train.rs"]
@@ -85,12 +87,21 @@ fn main() {
     let (fresh_missed, _) = report(&fresh_injected, "fresh injected", 0.0, true);
     let (fresh_flagged, _) = report(&fresh_benign, "fresh benign", 0.0, false);
     report(&hard, "about injections", 0.0, false);
+    labels::report(
+        &root.join("benches/injection/fresh"),
+        "fresh",
+        &fresh_injected,
+        &fresh_benign,
+    );
     // A new blind set, measured once before it joins the corpus.
     let extra = std::env::var_os("INJECTION_BENCH_EXTRA").map(|dir| blind_set(Path::new(&dir)));
     if let Some((injected, benign)) = &extra {
         println!("The set in INJECTION_BENCH_EXTRA:");
         report(injected, "extra injected", 0.0, true);
         report(benign, "extra benign", 0.0, false);
+        if let Some(dir) = std::env::var_os("INJECTION_BENCH_EXTRA") {
+            labels::report(Path::new(&dir), "extra", injected, benign);
+        }
     }
 
     println!("\nRules that fired on injected texts:");
@@ -291,6 +302,27 @@ fn speed(benign: &[Sample], compile: Duration) {
         median.as_secs_f64() * 1e3,
         mib / median.as_secs_f64()
     );
+    // The texts that cost most: a pattern that backtracks over one kind
+    // of text shows here before it shows in the total.
+    let mut slowest: Vec<(Duration, &Sample)> = benign
+        .iter()
+        .map(|sample| {
+            let started = Instant::now();
+            std::hint::black_box(detect(&sample.text));
+            (started.elapsed(), sample)
+        })
+        .collect();
+    slowest.sort_by_key(|(took, _)| std::cmp::Reverse(*took));
+    println!("  the slowest texts:");
+    for (took, sample) in slowest.iter().take(5) {
+        println!(
+            "    {:>8.2} ms  {:>7} bytes  {} {}",
+            took.as_secs_f64() * 1e3,
+            sample.text.len(),
+            sample.class,
+            sample.name
+        );
+    }
     // The phrase table alone, over the text the rules also read.
     let normal: Vec<String> = benign
         .iter()

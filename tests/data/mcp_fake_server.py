@@ -9,8 +9,12 @@ server hangs or dies. Flags:
                     command line, so a test can look for leftovers
   --catalogue       offer 24 more tools, one per topic (weather, calendar,
                     SQL...), for the relevance gate; each answers "NAME ran"
-Tools: echo (read-only), write, env, fail (isError), slow (never answers),
-die (exits with status 3 instead of answering).
+  --ticket PATH     the tool `ticket` answers with a ticket whose
+                    description is that file's text, as `json.dumps` writes
+                    it: every character outside ASCII and every line break
+                    escaped, as many Python servers answer
+Tools: echo (read-only), ticket (read-only), write, env, fail (isError),
+slow (never answers), die (exits with status 3 instead of answering).
 """
 
 import json
@@ -52,6 +56,12 @@ TOOLS = [
             "properties": {"text": {"type": "string"}},
             "required": ["text"],
         },
+        "annotations": {"readOnlyHint": True},
+    },
+    {
+        "name": "ticket",
+        "description": "Returns a support ticket",
+        "inputSchema": {"type": "object"},
         "annotations": {"readOnlyHint": True},
     },
     {"name": "write", "description": "Pretends to change something", "inputSchema": {"type": "object"}},
@@ -107,6 +117,10 @@ def text(value, is_error=False):
 def call(name, arguments):
     if name == "echo":
         return text("echo: " + arguments.get("text", ""))
+    if name == "ticket":
+        with open(flag("--ticket"), encoding="utf-8") as source:
+            description = source.read()
+        return text(json.dumps({"id": 4821, "status": "open", "description": description}))
     if name == "write":
         return text("written")
     if name == "env":

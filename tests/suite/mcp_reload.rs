@@ -230,7 +230,7 @@ fn above_the_gate_the_relevant_tools_are_offered_and_tool_search_finds_more() {
     let first = requests[0].offered_tools();
     let gated = mcp_tools(&first);
     assert!(gated.contains(&"mcp__cat__weather_forecast"), "{gated:?}");
-    assert!(gated.len() <= 3, "at most `offered` of 30: {gated:?}");
+    assert!(gated.len() <= 3, "at most `offered` of 31: {gated:?}");
     for builtin in ["read_file", "exec", "grep", "tool_search"] {
         assert!(
             first.iter().any(|name| name == builtin),
@@ -280,11 +280,11 @@ fn up_to_the_gate_every_tool_is_offered_and_there_is_no_tool_search() {
     let server = MockServer::start(vec![done()]);
     let env = TestEnv::for_server(&server);
     env.add_config(&fake("cat", &["--catalogue"], ""));
-    env.add_config("[mcp]\ngate_above = 30\n");
+    env.add_config("[mcp]\ngate_above = 31\n");
     let run = env.run(&["--prompt", "What is the weather forecast for Oslo?"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let offered = server.requests()[0].offered_tools();
-    assert_eq!(mcp_tools(&offered).len(), 30, "{offered:?}");
+    assert_eq!(mcp_tools(&offered).len(), 31, "{offered:?}");
     assert!(!offered.iter().any(|name| name == "tool_search"));
 }
 

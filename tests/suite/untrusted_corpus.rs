@@ -64,15 +64,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // in cross-validation), reads base64 and hex, and folds three more
     // senses: 2837 of 2929 and 106. Version 13 adds round 27 (version
     // 12's fresh set, nine of whose benign texts version 12 flagged) to
-    // the table's training: 2928 of 3029 and 113.
+    // the table's training: 2928 of 3029 and 113. Version 14 adds rounds
+    // 28 (version 13's fresh set) and 29, and reads the text through its
+    // escapes and look-alike letters: 3142 of 3229 and 121.
     assert!(
-        missed.len() <= 101,
+        missed.len() <= 87,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 113,
+        flagged.len() <= 121,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -85,17 +87,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Written blind while version 12 was made (100 and 100, files of a
-    // repository or a package in 36 languages, 61 injections naming no
-    // reader, 51 benign files with ordinary instructions to developers)
-    // and never trained on: version 12 flagged 56 and 4, version 13 54
-    // and 4 (the honest estimate; docs/benchmarks.md).
+    // Two sets written blind while version 14 was made (O: web pages as
+    // an agent fetches them; P: what MCP servers and integrations answer,
+    // half of it JSON; 100 and 100 each, in 40 languages, 113 injections
+    // naming no reader by their writers' labels) and never trained on:
+    // version 13 flagged 70 + 51 and 5 + 4, version 14 73 + 64 and 6 + 5
+    // (the honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 54,
+        count("fresh/injected", true) >= 137,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 4,
+        count("fresh/benign", true) <= 11,
         "fresh benign texts flagged"
     );
 }

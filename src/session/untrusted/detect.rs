@@ -12,7 +12,8 @@ use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::frame::{is_bidi_control, is_hidden, is_tag, marker};
 use super::rules::{ENCODED_PAYLOAD, HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, table};
-use super::{encoded, overrides, score};
+use super::unescape::unescape;
+use super::{confusables, encoded, overrides, score};
 use crate::protocol::events::Flag;
 
 /// An excerpt is the hit with this many bytes around it, at most.
@@ -26,10 +27,15 @@ pub(super) const MAX_EXCERPT_CHARS: usize = 160;
 /// hidden characters and terminal escapes, then (unless a pattern of the
 /// rule flagged it already) text hidden in base64 or hex that reads as
 /// an injection or a command ([`encoded`]).
+///
+/// The words are read with the text's escapes undone ([`unescape`]);
+/// hidden characters and terminal escapes are looked for in the text as
+/// it came, where a person or a terminal would meet them.
 pub fn detect(text: &str) -> Vec<Flag> {
-    let mut flags = detect_plain(text);
+    let plain = unescape(text);
+    let mut flags = detect_plain(text, &plain);
     if !flags.iter().any(|flag| flag.rule == ENCODED_PAYLOAD) {
-        flags.extend(encoded_payload(text));
+        flags.extend(encoded_payload(&plain));
     }
     flags
 }
@@ -43,7 +49,10 @@ fn encoded_payload(text: &str) -> Option<Flag> {
         Some((encoding, run)) => (encoding.name(), run.clone()),
         None => {
             let joined: Vec<&str> = runs.iter().map(|(_, run)| run.as_str()).collect();
-            let hit = detect_plain(&joined.join("\n\n")).into_iter().next()?;
+            let joined = joined.join("\n\n");
+            let hit = detect_plain(&joined, &unescape(&joined))
+                .into_iter()
+                .next()?;
             let name = match runs.iter().all(|(encoding, _)| *encoding == runs[0].0) {
                 true => runs[0].0.name(),
                 false => "base64 and hex",
@@ -65,9 +74,12 @@ fn encoded_payload(text: &str) -> Option<Flag> {
     })
 }
 
-fn detect_plain(text: &str) -> Vec<Flag> {
+/// What the rules, the folded order and the table find in `plain` (the
+/// text with its escapes undone), and the hidden characters and terminal
+/// escapes of `text`, as it came.
+fn detect_plain(text: &str, plain: &str) -> Vec<Flag> {
     let mut flags = Vec::new();
-    let normal = normalise(text);
+    let normal = normalise_plain(plain);
     if let Some(compiled) = compiled() {
         flags.extend(compiled.hits(&normal));
     }
@@ -239,7 +251,14 @@ impl Compiled {
 /// quotes folded to ASCII; `*` and backquotes (markdown emphasis and
 /// code) dropped; quote markers at the start of a line dropped; every run
 /// of white space one space, or one new line when it held one.
+/// Escapes are undone first ([`unescape`]), and look-alike letters read
+/// as the Latin ones they imitate ([`confusables`]): what the table is
+/// trained on is what the detector reads.
 pub fn normalise(text: &str) -> String {
+    normalise_plain(&unescape(text))
+}
+
+fn normalise_plain(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut space: Option<char> = None;
     let mut line_start = true;
@@ -250,7 +269,8 @@ pub fn normalise(text: &str) -> String {
             0x3000 | 0xA0 => ' ',
             0x2018 | 0x2019 | 0x2032 => '\'',
             0x201C | 0x201D => '"',
-            _ => c,
+            _ if c.is_ascii() => c,
+            _ => confusables::styled(c).unwrap_or(c),
         };
         if c == '\n' || (c.is_whitespace() && !is_hidden(c)) {
             if c == '\n' || space == Some('\n') {
@@ -276,7 +296,10 @@ pub fn normalise(text: &str) -> String {
             out.extend(c.to_lowercase());
         }
     }
-    out
+    match confusables::fold(&out) {
+        std::borrow::Cow::Owned(folded) => folded,
+        std::borrow::Cow::Borrowed(_) => out,
+    }
 }
 
 fn floor(text: &str, mut at: usize) -> usize {

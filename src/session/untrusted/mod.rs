@@ -10,12 +10,14 @@
 //! session reports the result.
 
 pub mod approve;
+pub mod confusables;
 pub mod detect;
 pub mod encoded;
 pub mod frame;
 pub mod overrides;
 pub mod rules;
 pub mod score;
+pub mod unescape;
 
 use serde::{Deserialize, Serialize};
 

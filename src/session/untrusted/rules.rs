@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 13;
+pub const RULES_VERSION: u32 = 14;
 
 mod addressed;
 mod consent;
@@ -358,7 +358,7 @@ pub const RULES: &[Rule] = &[
         id: "exfil-url",
         what: "a URL whose query is a template for data, near words about the answer or the conversation",
         patterns: &[
-            r"https?://[^\s)\]]+[?&][a-z0-9_]+=(?:\{|\$\{?|<|\[|%7b)",
+            r"https?://[^\s)\]]+[?&][a-z0-9_]+=(?:\{|\$\{|\$[a-z_]|<|\[|%7b)",
             r"https?://[^\s)\]]+[?&][a-z0-9_]+=(?:\s|$)",
         ],
         near: Some((
