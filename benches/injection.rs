@@ -94,14 +94,13 @@ fn main() {
         &fresh_benign,
     );
     // A new blind set, measured once before it joins the corpus.
-    let extra = std::env::var_os("INJECTION_BENCH_EXTRA").map(|dir| blind_set(Path::new(&dir)));
-    if let Some((injected, benign)) = &extra {
+    let extra_dir = std::env::var_os("INJECTION_BENCH_EXTRA").map(std::path::PathBuf::from);
+    let extra = extra_dir.as_deref().map(blind_set);
+    if let (Some(dir), Some((injected, benign))) = (&extra_dir, &extra) {
         println!("The set in INJECTION_BENCH_EXTRA:");
         report(injected, "extra injected", 0.0, true);
         report(benign, "extra benign", 0.0, false);
-        if let Some(dir) = std::env::var_os("INJECTION_BENCH_EXTRA") {
-            labels::report(Path::new(&dir), "extra", injected, benign);
-        }
+        labels::report(dir, "extra", injected, benign);
     }
 
     println!("\nRules that fired on injected texts:");

@@ -5,10 +5,11 @@
 //! line break `\n` glued to the next word; a page spells words with
 //! character references (`&#105;gnore`); a link carries its text
 //! percent-encoded; a mail's body comes quoted-printable (`=D0=90`, and
-//! a line broken inside a word with `=` at its end). The model reads through all of these, so the rules
-//! must too: wrapped as a JSON string with ASCII escapes, the committed
-//! corpus's injections went from 96.7 % flagged to 69.1 % (nearly every
-//! one not in English was missed), which is what this module mends.
+//! a line broken inside a word with `=` at its end). The model reads
+//! through all of these, so the rules must too: wrapped as a JSON string
+//! with ASCII escapes, the committed corpus's injections went from 96.7 %
+//! flagged to 69.1 % (nearly every one not in English was missed), which
+//! is what this module mends.
 //!
 //! Only the reading changes: the frame still shows the model the text as
 //! it came, and hidden characters and terminal escapes are still looked
@@ -36,44 +37,50 @@ pub fn unescape(text: &str) -> Cow<'_, str> {
     current
 }
 
-/// One layer undone, or `None` when the text holds no escape.
+/// One layer undone, or `None` when the text holds no escape. Most
+/// texts hold a `=`, `&` or `%` that escapes nothing: nothing is copied
+/// until something decodes.
 fn once(text: &str) -> Option<String> {
     let mut out = String::new();
-    let mut changed = false;
-    let mut rest = text;
-    while let Some(at) = rest.find(['\\', '&', '%', '=']) {
-        let tail = &rest[at..];
+    // Bytes of `text` already in `out`, and where the next search starts.
+    let (mut copied, mut from) = (0, 0);
+    while let Some(found) = text[from..].find(['\\', '&', '%', '=']) {
+        let at = from + found;
+        let tail = &text[at..];
         let decoded = match tail.as_bytes()[0] {
             b'\\' => backslash(tail),
             b'&' => reference(tail),
             b'%' => percent(tail),
-            _ => quoted_printable(
-                tail,
-                rest[..at]
-                    .chars()
-                    .next_back()
-                    .or_else(|| out.chars().next_back())
-                    .is_some_and(char::is_alphanumeric),
-            ),
+            _ => {
+                // What the reader sees before it: the decoded text, when
+                // an escape ends right here.
+                let before = match at == copied {
+                    true => out.chars().next_back(),
+                    false => text[..at].chars().next_back(),
+                };
+                quoted_printable(tail, before.is_some_and(char::is_alphanumeric))
+            }
         };
-        if !changed && decoded.is_some() {
-            out.reserve(text.len());
-            changed = true;
-        }
-        out.push_str(&rest[..at]);
         match decoded {
             Some((decoded, used)) => {
+                if out.is_empty() {
+                    out.reserve(text.len());
+                }
+                out.push_str(&text[copied..at]);
                 out.push_str(&decoded);
-                rest = &tail[used..];
+                copied = at + used;
+                from = copied;
             }
-            None => {
-                out.push_str(&tail[..1]);
-                rest = &tail[1..];
-            }
+            None => from = at + 1,
         }
     }
-    out.push_str(rest);
-    changed.then_some(out)
+    // Every escape takes two bytes or more, so one that decoded moved
+    // `copied`.
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
 }
 
 /// A backslash escape of JSON, JavaScript, Python or Rust: what it
