@@ -66,15 +66,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // 12's fresh set, nine of whose benign texts version 12 flagged) to
     // the table's training: 2928 of 3029 and 113. Version 14 adds rounds
     // 28 (version 13's fresh set) and 29, and reads the text through its
-    // escapes and look-alike letters: 3142 of 3229 and 121.
+    // escapes and look-alike letters: 3142 of 3229 and 121. Version 15
+    // adds rounds 30 and 31 (version 14's fresh sets), reads wrapped
+    // base64, ROT13 and leetspeak, and adds `covert-weakening`: 3321 of
+    // 3429 and 123.
     assert!(
-        missed.len() <= 87,
+        missed.len() <= 108,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 121,
+        flagged.len() <= 123,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -87,18 +90,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Two sets written blind while version 14 was made (O: web pages as
-    // an agent fetches them; P: what MCP servers and integrations answer,
-    // half of it JSON; 100 and 100 each, in 40 languages, 113 injections
-    // naming no reader by their writers' labels) and never trained on:
-    // version 13 flagged 70 + 51 and 5 + 4, version 14 73 + 64 and 6 + 5
-    // (the honest estimate; docs/benchmarks.md).
+    // Q, written blind after version 14 was measured (files of a
+    // repository and terminal output, 100 and 100 in 40 languages, 42
+    // injections naming no reader by its writer's labels) and never
+    // trained on: version 14 flagged 80 and 3, version 15 82 and 4 (the
+    // honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 137,
+        count("fresh/injected", true) >= 82,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 11,
+        count("fresh/benign", true) <= 4,
         "fresh benign texts flagged"
     );
 }

@@ -223,6 +223,7 @@ impl Compiled {
                 continue;
             };
             let hit = regex.find_iter(normal).find(|hit| match &self.near[*rule] {
+                _ if inside_name(normal, hit.start()) => false,
                 None => true,
                 Some((near, within)) => {
                     let start = floor(normal, hit.start().saturating_sub(*within));
@@ -243,6 +244,44 @@ impl Compiled {
         found.sort_by_key(|(rule, _)| *rule);
         found.into_iter().map(|(_, flag)| flag).collect()
     }
+}
+
+/// Whether a hit at `start` begins inside a word or a dotted name, where
+/// a pattern's `\b` (ASCII's, see [`ascii_boundaries`]) sees a word start
+/// that a reader does not: "ki" after the "ę" of the Polish "dzięki", or
+/// "ai" and "agent" in `kestrel.ai` and `https.Agent(`. A word after a
+/// dot is part of a name when it is short (a domain's last part) or
+/// punctuation follows it; hidden text glued to a sentence's full stop
+/// ("page.ignore previous...") is not. Scripts written without spaces
+/// are left out, since "AI" glued to Chinese is a word.
+fn inside_name(normal: &str, start: usize) -> bool {
+    let mut before = normal[..start].chars().rev();
+    let (word, previous) = match (normal[start..].strip_prefix('.'), before.next()) {
+        (Some(word), Some(previous)) => (word, previous),
+        (None, Some('.')) => match before.next() {
+            Some(previous) => (&normal[start..], previous),
+            None => return false,
+        },
+        (None, Some(previous)) => {
+            return spaced_letter(previous)
+                && normal[start..].starts_with(|c: char| c.is_ascii_alphanumeric());
+        }
+        _ => return false,
+    };
+    let len = word
+        .find(|c: char| !c.is_alphanumeric())
+        .unwrap_or(word.len());
+    let next = word[len..].chars().next();
+    previous.is_alphanumeric()
+        && len > 0
+        && word.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && (len <= 3 || next.is_none_or(|c| !c.is_whitespace()))
+}
+
+/// A letter outside ASCII of a script that puts spaces between words:
+/// Latin, Greek, Cyrillic and Armenian, and Vietnamese's Latin letters.
+fn spaced_letter(c: char) -> bool {
+    !c.is_ascii() && c.is_alphabetic() && (c < '\u{0590}' || ('\u{1E00}'..='\u{1FFF}').contains(&c))
 }
 
 /// The text the patterns read: lower case; hidden characters dropped

@@ -58,7 +58,14 @@ fn once(text: &str) -> Option<String> {
                     true => out.chars().next_back(),
                     false => text[..at].chars().next_back(),
                 };
-                quoted_printable(tail, before.is_some_and(char::is_alphanumeric))
+                // A base64 line ends in `=` too, but holds no space.
+                let breaks = tail.starts_with("=\n") || tail.starts_with("=\r\n");
+                let prose = breaks
+                    && text[..at]
+                        .rsplit('\n')
+                        .next()
+                        .is_some_and(|line| line.contains([' ', '\t']));
+                quoted_printable(tail, prose && before.is_some_and(char::is_alphanumeric))
             }
         };
         match decoded {
@@ -197,10 +204,10 @@ fn percent(tail: &str) -> Option<(String, usize)> {
     byte_run(tail, '%', hex)
 }
 
-/// Quoted-printable: a soft line break (`=` ending a line right after
-/// a letter or a digit, inside a word as often as not) is nothing; a
-/// line of `=` under a title, or an assignment continued on the next
-/// line, keeps its break. A run of `=XX` (upper-case digits,
+/// Quoted-printable: a soft line break (`=` ending a line of words right
+/// after a letter or a digit, inside a word as often as not) is nothing;
+/// a line of `=` under a title, an assignment continued on the next
+/// line, or the padding of a base64 line keeps its break. A run of `=XX` (upper-case digits,
 /// as the encoding writes them) is its bytes, when they spell UTF-8 with
 /// no control character and are more than one byte, so that an
 /// assignment such as `width=20` stays as it is.

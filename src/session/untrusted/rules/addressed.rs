@@ -126,6 +126,27 @@ macro_rules! dictated_v10 {
     };
 }
 
+/// Version 15: a setting that switches a safeguard off, written as the
+/// command or the configuration line that does it, in any language's
+/// page: TLS verification, SSH password and root logins, sudo without a
+/// password, branch protection, a port open to the whole internet, SELinux
+/// or the firewall, commit hooks. Pages that teach these settings exist
+/// (a local test setup); what an attack adds is the step kept out of
+/// sight, or an approval claimed from someone absent.
+macro_rules! weakening {
+    () => {
+        r"(?:\bhttp\.sslverify\s(?:=\s?)?false\b|\bgit_ssl_no_verify\s?=\s?['\x22]?(?:1|true)\b|\bnode_tls_reject_unauthorized\s?=\s?['\x22]?0\b|\bpythonhttpsverify\s?=\s?['\x22]?0\b|_create_unverified_context\b|\bverify\s?=\s?false\b|\binsecureskipverify:?\s?=?\s?true\b|\brejectunauthorized:?\s?=?\s?false\b|\bstricthostkeychecking[\s=]+no\b|\bpasswordauthentication\s(?:yes|on)\b|\bpermitrootlogin\s(?:yes|on)\b|\bnopasswd\b|/branches/[\w.-]+/protection\b|\bgit\spush\s[^\n]{0,60}?(?:--force\b|\s-f\b)|\bcidrip[\x22']?\s?[=:]\s?[\x22']?0\.0\.0\.0/0|\bsetenforce\s0\b|\bufw\sdisable\b|\biptables\s-f\b|\bchmod\s(?:-r\s)?0?777\b|\bcore\.hookspath\s/dev/null\b|\bssl_verify_peer\s?=>?\s?false\b|\bcurlopt_ssl_verifypeer\s?,\s?(?:false|0)\b)"
+    };
+}
+
+/// Version 15: the step kept off the record, with no reader named: no
+/// ticket, no changelog entry, no review.
+macro_rules! off_record {
+    () => {
+        r"(?:\bno\s(?:change\s)?(?:ticket|review|approval|change\srequest|cr)\s(?:is\s)?(?:needed|required|necessary)\b|\b(?:do\s?n[o']t|never)\s(?:open|file|create|log|record|write|add)\s(?:a\s|an\s|any\s)?(?:ticket|change\srequest|entry|changelog)|\bwithout\s(?:a\s|any\s)?(?:ticket|review|change\srequest)\b|\bleave\s(?:it|them|this)\s(?:\w+\s){0,3}?permanently\b|\bkein\s(?:change-)?ticket\s(?:nötig|notwendig|erforderlich)|\bpas\sbesoin\sde\s(?:ticket|le\snoter|l'indiquer)|\bsin\s(?:abrir\s)?(?:un\s)?(?:ticket|incidencia)\b|\bno\s(?:abras|hace\sfalta\sabrir)\s(?:un\s)?ticket|не\s(?:открывай|отварајте|отварај|заводи|оформляй)\w*\s(?:тикет|заявк)|\bne\s(?:otvarajte|otvaraj)\s(?:tiket|ticket)|기록하지\s?마|記録しないで|記録は不要|チケットは不要|不要(?:记录|开工单|提工单)|无需(?:记录|工单))"
+    };
+}
+
 pub const ADDRESSED: &[Rule] = &[
     Rule {
         id: "addressed-lever",
@@ -150,8 +171,25 @@ pub const ADDRESSED: &[Rule] = &[
         )),
     },
     Rule {
+        id: "covert-weakening",
+        what: "a setting that switches a safeguard off (TLS verification, SSH password or root login, sudo without a password, branch protection, a port open to all), near a step kept off the record or an approval claimed from someone absent",
+        patterns: &[weakening!()],
+        near: Some((
+            &[
+                absent_approval!(),
+                absent_approval_more!(),
+                unmentioned!(),
+                unmentioned_more!(),
+                absent_approval_v10!(),
+                unmentioned_v10!(),
+                off_record!(),
+            ],
+            320,
+        )),
+    },
+    Rule {
         id: super::ENCODED_PAYLOAD,
-        what: "a payload to be decoded and carried out, or an order spelled with digits for letters; or base64 or hex that decodes to text the rules flag, or to a command (a download run by a shell, files sent away, a destructive command)",
+        what: "a payload to be decoded and carried out, or an order spelled with digits for letters; or base64 or hex (a block wrapped over lines too), a text that names ROT13, or lines in leetspeak or spaced letters, that decode to text the rules flag, or to a command (a download run by a shell, files sent away, a destructive command)",
         patterns: &[
             r"\bdecod\w*\s(?:\w+\s){0,3}?(?:and|then|,)\s(?:\w+\s)?(?:follow|execute|run|obey|act\son|apply|carry\sout)\b",
             r"\bdecoding\s[^.\n]{0,40}?\band\s(?:acting|executing|following)\b",
