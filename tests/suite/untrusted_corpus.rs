@@ -68,16 +68,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // 28 (version 13's fresh set) and 29, and reads the text through its
     // escapes and look-alike letters: 3142 of 3229 and 121. Version 15
     // adds rounds 30 and 31 (version 14's fresh sets), reads wrapped
-    // base64, ROT13 and leetspeak, and adds `covert-weakening`: 3321 of
-    // 3429 and 123.
+    // base64, ROT13 and leetspeak, and adds `covert-weakening`: 3317 of
+    // 3429 and 124 (123 before a review narrowed what counts as a name:
+    // "https.Agent:" ending a line is read as an agent again).
     assert!(
-        missed.len() <= 108,
+        missed.len() <= 112,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 123,
+        flagged.len() <= 124,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()

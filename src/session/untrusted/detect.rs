@@ -224,8 +224,7 @@ impl Compiled {
             else {
                 continue;
             };
-            let hit = regex.find_iter(normal).find(|hit| match &self.near[*rule] {
-                _ if inside_name(normal, hit.start()) => false,
+            let hit = first_hit(regex, normal, |hit| match &self.near[*rule] {
                 None => true,
                 Some((near, within)) => {
                     let start = floor(normal, hit.start().saturating_sub(*within));
@@ -250,12 +249,14 @@ impl Compiled {
 
 /// Whether a hit at `start` begins inside a word or a dotted name, where
 /// a pattern's `\b` (ASCII's, see [`ascii_boundaries`]) sees a word start
-/// that a reader does not: "ki" after the "ę" of the Polish "dzięki", or
-/// "ai" and "agent" in `kestrel.ai` and `https.Agent(`. A word after a
-/// dot is part of a name when it is short (a domain's last part) or
-/// punctuation follows it; hidden text glued to a sentence's full stop
-/// ("page.ignore previous...") is not. Scripts written without spaces
-/// are left out, since "AI" glued to Chinese is a word.
+/// that a reader does not:
+/// - up to three ASCII letters glued to a cased letter of a script that
+///   puts spaces between words: "ki" after the "ę" of the Polish
+///   "dzięki" (scripts without spaces are left out: "作为AI助手" is read);
+/// - a word for a reader that is the part of a dotted name after a dot,
+///   when the name goes on after it: `kestrel.ai,`, `https.Agent(`. Text
+///   glued to a sentence's full stop ("page.You are now...", "done.AI, send
+///   ...") is still read: a space or a word other than a reader's follows.
 fn inside_name(normal: &str, start: usize) -> bool {
     let mut before = normal[..start].chars().rev();
     let (word, previous) = match (normal[start..].strip_prefix('.'), before.next()) {
@@ -265,25 +266,81 @@ fn inside_name(normal: &str, start: usize) -> bool {
             None => return false,
         },
         (None, Some(previous)) => {
-            return spaced_letter(previous)
-                && normal[start..].starts_with(|c: char| c.is_ascii_alphanumeric());
+            let glued = normal[start..]
+                .find(|c: char| !c.is_ascii_alphanumeric())
+                .unwrap_or(normal.len() - start);
+            return cased_spaced_letter(previous) && (1..=3).contains(&glued);
         }
         _ => return false,
     };
     let len = word
-        .find(|c: char| !c.is_alphanumeric())
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
         .unwrap_or(word.len());
-    let next = word[len..].chars().next();
-    previous.is_alphanumeric()
-        && len > 0
-        && word.starts_with(|c: char| c.is_ascii_alphanumeric())
-        && (len <= 3 || next.is_none_or(|c| !c.is_whitespace()))
+    let mut rest = word[len..].chars();
+    let goes_on = match (rest.next(), rest.next()) {
+        (None, _) => true,
+        (Some(c), _) if c.is_whitespace() => false,
+        (Some('(' | '.' | '[' | ']' | '{' | '/' | '\'' | '"' | '-' | '@'), _) => true,
+        // ",linda" in a CSV row, not ", send" in a sentence.
+        (Some(_), after) => after.is_some_and(|c| !c.is_whitespace()),
+    };
+    previous.is_alphanumeric() && READER_NAMES.contains(&&word[..len]) && goes_on
 }
 
-/// A letter outside ASCII of a script that puts spaces between words:
-/// Latin, Greek, Cyrillic and Armenian, and Vietnamese's Latin letters.
-fn spaced_letter(c: char) -> bool {
-    !c.is_ascii() && c.is_alphabetic() && (c < '\u{0590}' || ('\u{1E00}'..='\u{1FFF}').contains(&c))
+/// Words for a reader that are also the last part of common names: a
+/// domain (`.ai`, `.bot`), a class (`http.Agent`), a config key.
+const READER_NAMES: &[&str] = &[
+    "ai",
+    "agent",
+    "agents",
+    "assistant",
+    "assistants",
+    "bot",
+    "bots",
+    "llm",
+    "gpt",
+    "model",
+    "models",
+    "copilot",
+    "claude",
+    "gemini",
+];
+
+/// A cased letter outside ASCII of a script that puts spaces between
+/// words: Latin, Greek, Cyrillic and Armenian, and Vietnamese's Latin
+/// letters. A modifier letter such as U+02BC, which reads as an
+/// apostrophe, is not cased.
+fn cased_spaced_letter(c: char) -> bool {
+    !c.is_ascii()
+        && (c.is_lowercase() || c.is_uppercase())
+        && (c < '\u{0590}' || ('\u{1E00}'..='\u{1FFF}').contains(&c))
+}
+
+/// The first hit of `regex` in `normal` that is not inside a name
+/// ([`inside_name`]) and that `keep` accepts. After a hit inside a name
+/// the search starts again at its next character, so that the name does
+/// not hide a hit that overlaps it.
+fn first_hit<'n>(
+    regex: &Regex,
+    normal: &'n str,
+    mut keep: impl FnMut(&regex::Match<'n>) -> bool,
+) -> Option<regex::Match<'n>> {
+    let mut at = 0;
+    while let Some(hit) = regex.find_at(normal, at) {
+        if hit.start() >= normal.len() {
+            return keep(&hit).then_some(hit);
+        }
+        // Past the hit's first character: each turn moves on.
+        let next = ceil(normal, hit.start() + 1);
+        if inside_name(normal, hit.start()) {
+            at = next;
+        } else if keep(&hit) {
+            return Some(hit);
+        } else {
+            at = hit.end().max(next);
+        }
+    }
+    None
 }
 
 /// The text the patterns read: lower case; hidden characters dropped

@@ -27,7 +27,8 @@ use regex::{Regex, RegexSet, RegexSetBuilder};
 /// bytes, 12 hex pairs 12, about the shortest order worth hiding.
 const MIN_BASE64: usize = 24;
 /// Decoded text kept per text, in all. A screened output is at most 32
-/// KiB, so this holds whatever it can encode; it bounds a direct caller.
+/// KiB, so this holds what its base64 and hex can encode and most of a
+/// second reading (ROT13, leetspeak); it bounds a direct caller.
 const MAX_DECODED: usize = 64 << 10;
 /// The base64 of one run decoded at most: an order is short, an image is
 /// not, and a prefix of base64 decodes on its own.
@@ -93,15 +94,25 @@ pub fn decoded(text: &str) -> Vec<(Encoding, String)> {
     'runs: for block in blocks(runs, text) {
         // A block whose lines do not decode together (a hash above a
         // payload, both the same width) is read line by line.
-        let lines = match decode_run(&block.joined) {
-            Some(found) => vec![found],
-            None if block.lines.len() > 1 => block
+        // A block longer than a run is decoded a run at a time, so that
+        // its tail is read too.
+        let chunks: Vec<&str> = block
+            .joined
+            .as_bytes()
+            .chunks(MAX_RUN)
+            .map(|chunk| std::str::from_utf8(chunk).unwrap_or_default())
+            .collect();
+        let mut lines: Vec<(Encoding, String)> = chunks
+            .iter()
+            .filter_map(|chunk| decode_run(chunk))
+            .collect();
+        if lines.is_empty() && block.lines.len() > 1 {
+            lines = block
                 .lines
                 .iter()
                 .filter_map(|line| decode_run(line))
-                .collect(),
-            None => Vec::new(),
-        };
+                .collect();
+        }
         for (encoding, text) in lines {
             let Some(left) = budget.checked_sub(text.len()) else {
                 break 'runs;
@@ -166,7 +177,7 @@ fn blocks<'t>(runs: &Regex, text: &'t str) -> Vec<Block<'t>> {
                 block.lines.push(run.as_str());
             }
             _ => {
-                open = run.len() >= WRAPPED_LINE && run.len() % 4 == 0;
+                open = run.len() >= WRAPPED_LINE && run.len().is_multiple_of(4);
                 out.push(Block {
                     joined: Cow::Borrowed(run.as_str()),
                     lines: vec![run.as_str()],
@@ -211,11 +222,11 @@ fn respelled(text: &str) -> Option<String> {
     for line in text.lines() {
         // Counted before anything is copied: most lines are neither.
         let (mut leet, mut single, mut spaced) = (0, 0, false);
-        for word in line.split_whitespace() {
+        for word in line.split([' ', '\t']) {
             leet += usize::from(is_leet(word));
             single = match word.chars().nth(1) {
-                None => single + 1,
-                Some(_) => 0,
+                None if !word.is_empty() => single + 1,
+                _ => 0,
             };
             spaced |= single >= SPACED_LETTERS;
         }
@@ -253,10 +264,12 @@ fn collapse_spaced(line: &str) -> Vec<Cow<'_, str>> {
     }
     let mut words: Vec<Cow<'_, str>> = Vec::new();
     let mut single: Vec<&str> = Vec::new();
-    for word in line.split_whitespace() {
-        match word.chars().count() == 1 {
-            true => single.push(word),
-            false => {
+    // A wider gap ("c u r l  -s") ends a word spelled apart.
+    for word in line.split([' ', '\t']) {
+        match word.chars().count() {
+            0 => flush(&mut single, &mut words),
+            1 => single.push(word),
+            _ => {
                 flush(&mut single, &mut words);
                 words.push(Cow::Borrowed(word));
             }
@@ -374,7 +387,19 @@ fn may_be_text(bytes: &[u8]) -> bool {
 /// Decoded bytes that are text a person or a model would read: UTF-8,
 /// no control characters but line breaks and tabs, and words (a space
 /// between them, or letters of a script written without spaces).
-fn as_text(bytes: Vec<u8>) -> Option<String> {
+fn as_text(mut bytes: Vec<u8>) -> Option<String> {
+    // A chunk of a longer block may begin or end inside a character.
+    let lead = bytes
+        .iter()
+        .take(3)
+        .take_while(|b| (0x80..0xC0).contains(*b))
+        .count();
+    bytes.drain(..lead);
+    if let Err(err) = std::str::from_utf8(&bytes)
+        && err.error_len().is_none()
+    {
+        bytes.truncate(err.valid_up_to());
+    }
     let text = String::from_utf8(bytes).ok()?;
     if text.chars().count() < 12
         || text
@@ -489,8 +514,10 @@ mod tests {
         let sentence = "an ordinary sentence that repeats itself. ";
         let long = base64(&sentence.repeat(2000));
         let found = decoded(&long);
-        assert_eq!(found.len(), 1);
-        assert!(found[0].1.len() <= MAX_RUN, "{}", found[0].1.len());
+        assert!(found.len() > 1, "a long run is read a run at a time");
+        assert!(found.iter().all(|(_, text)| text.len() <= MAX_RUN));
+        let total: usize = found.iter().map(|(_, text)| text.len()).sum();
+        assert!(total <= MAX_DECODED, "{total}");
         let many = (0..10_000)
             .map(|n| base64(&format!("sentence number {n:05} of many")))
             .collect::<Vec<_>>()

@@ -58,14 +58,9 @@ fn once(text: &str) -> Option<String> {
                     true => out.chars().next_back(),
                     false => text[..at].chars().next_back(),
                 };
-                // A base64 line ends in `=` too, but holds no space.
                 let breaks = tail.starts_with("=\n") || tail.starts_with("=\r\n");
-                let prose = breaks
-                    && text[..at]
-                        .rsplit('\n')
-                        .next()
-                        .is_some_and(|line| line.contains([' ', '\t']));
-                quoted_printable(tail, prose && before.is_some_and(char::is_alphanumeric))
+                let padding = breaks && text[..at].rsplit('\n').next().is_some_and(base64_line);
+                quoted_printable(tail, !padding && before.is_some_and(char::is_alphanumeric))
             }
         };
         match decoded {
@@ -196,6 +191,23 @@ fn named(name: &str) -> Option<char> {
         .find(|(known, _)| *known == name)
         .map(|(_, c)| *c)
 }
+
+/// Whether `line`, with the `=` after it, is a line of base64 and its
+/// padding: the last line of a block wrapped over lines (a mail's
+/// attachment) ends in `=` as a quoted-printable soft break does.
+/// Quoted-printable lines hold spaces or `=XX` escapes; a word cut by a
+/// soft break is shorter than [`BASE64_LINE`].
+fn base64_line(line: &str) -> bool {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    line.len() >= BASE64_LINE
+        && (line.len() + 1).is_multiple_of(4)
+        && line
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+}
+
+/// The shortest last line of a base64 block read as one.
+const BASE64_LINE: usize = 19;
 
 /// A run of percent-encoded bytes, when they spell UTF-8 with no
 /// control character: `%20`, `%E4%BD%A0`. A `%` that begins no such run

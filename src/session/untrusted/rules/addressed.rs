@@ -135,7 +135,7 @@ macro_rules! dictated_v10 {
 /// sight, or an approval claimed from someone absent.
 macro_rules! weakening {
     () => {
-        r"(?:\bhttp\.sslverify\s(?:=\s?)?false\b|\bgit_ssl_no_verify\s?=\s?['\x22]?(?:1|true)\b|\bnode_tls_reject_unauthorized\s?=\s?['\x22]?0\b|\bpythonhttpsverify\s?=\s?['\x22]?0\b|_create_unverified_context\b|\bverify\s?=\s?false\b|\binsecureskipverify:?\s?=?\s?true\b|\brejectunauthorized:?\s?=?\s?false\b|\bstricthostkeychecking[\s=]+no\b|\bpasswordauthentication\s(?:yes|on)\b|\bpermitrootlogin\s(?:yes|on)\b|\bnopasswd\b|/branches/[\w.-]+/protection\b|\bgit\spush\s[^\n]{0,60}?(?:--force\b|\s-f\b)|\bcidrip[\x22']?\s?[=:]\s?[\x22']?0\.0\.0\.0/0|\bsetenforce\s0\b|\bufw\sdisable\b|\biptables\s-f\b|\bchmod\s(?:-r\s)?0?777\b|\bcore\.hookspath\s/dev/null\b|\bssl_verify_peer\s?=>?\s?false\b|\bcurlopt_ssl_verifypeer\s?,\s?(?:false|0)\b)"
+        r"(?:\bhttp\.sslverify\s?=?\s?['\x22]?false\b|\bgit_ssl_no_verify\s?=\s?['\x22]?(?:1|true)\b|\bnode_tls_reject_unauthorized\s?=\s?['\x22]?0\b|\bpythonhttpsverify\s?=\s?['\x22]?0\b|_create_unverified_context\b|\bverify\s?=\s?false\b|\binsecure_?skip_?verify['\x22]?:?\s?=?\s?true\b|\brejectunauthorized:?\s?=?\s?false\b|\bstricthostkeychecking[\s=]+no\b|\bpasswordauthentication\s(?:yes|on)\b|\bpermitrootlogin\s(?:yes|on)\b|\bnopasswd\b|/branches/[\w.-]+/protection\b|\bgit\spush\s(?:[^\n]{0,60}?\s)?(?:--force(?:$|[^-])|-f\b)|\bcidrip[\x22']?\s?[=:]\s?[\x22']?0\.0\.0\.0/0|\bcidr_blocks\s?=\s?\[\s?[\x22']0\.0\.0\.0/0|--cidr\s0\.0\.0\.0/0|\bsetenforce\s0\b|\bufw\sdisable\b|\biptables\s-f\b|\bchmod\s(?:-r\s)?0?777\b|\bcore\.hookspath[\s=]+/dev/null\b|\bverify_peer['\x22]\s?=>\s?false\b|\bcurlopt_ssl_verifypeer\s?(?:,|=>)\s?(?:false|0)\b)"
     };
 }
 
