@@ -129,7 +129,7 @@ pub fn decoded(text: &str) -> Vec<(Encoding, String)> {
         let Some(mut text) = text else {
             continue;
         };
-        text.truncate(floor(&text, budget));
+        text.truncate(text.floor_char_boundary(budget));
         budget -= text.len();
         if !text.is_empty() {
             out.push((encoding, text));
@@ -284,16 +284,15 @@ fn collapse_spaced(line: &str) -> Vec<Cow<'_, str>> {
 /// and `i18n` are names).
 fn is_leet(word: &str) -> bool {
     let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    let digit = |b: u8| b.is_ascii_digit() && unleet(char::from(b)) != char::from(b);
     word.len() >= 2
         && word.bytes().any(|b| b.is_ascii_alphabetic())
-        && word
-            .bytes()
-            .any(|b| matches!(b, b'0' | b'1' | b'3' | b'4' | b'5' | b'7'))
-        && word.bytes().all(|b| {
-            b.is_ascii_alphabetic() || matches!(b, b'0' | b'1' | b'3' | b'4' | b'5' | b'7')
-        })
+        && word.bytes().any(digit)
+        && word.bytes().all(|b| b.is_ascii_alphabetic() || digit(b))
 }
 
+/// The letter leetspeak writes as this digit; any other character as
+/// it is.
 fn unleet(c: char) -> char {
     match c {
         '0' => 'o',
@@ -304,14 +303,6 @@ fn unleet(c: char) -> char {
         '7' => 't',
         _ => c,
     }
-}
-
-/// The nearest character boundary of `text` at or before `at`.
-fn floor(text: &str, at: usize) -> usize {
-    (0..=at.min(text.len()))
-        .rev()
-        .find(|&at| text.is_char_boundary(at))
-        .unwrap_or(0)
 }
 
 /// The hex digits of a run written as hex (`\x` escapes, or pairs with
