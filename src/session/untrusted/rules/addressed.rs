@@ -30,7 +30,7 @@ macro_rules! absent_approval {
 /// The step kept out of the user's sight.
 macro_rules! unmentioned {
     () => {
-        r"(?:\b(?:do\snot|don'?t|never|without|no\sneed\sto|not\sto)\s(?:\w+\s){0,2}?(?:mention\w*|describ\w*|report\w*|list\w*|call\w*\s(?:it|this|that)\sout|surfac\w*|inspect\w*|look\w*|post\s(?:a\s)?summary|bother\w*\sthe\suser|flag\w*)\b|\bwithout\sasking\b|\bnot\s(?:to\s)?be\s(?:surfaced|mentioned|inspected|reported|shown)\b|\bdescribe\s(?:it|this|the\schange)\sas\b|\bsin\smencion\w*|\bno\s(?:lo\s)?menciones\b|\bn[ãa]o\s(?:\w+\s)?mencione\b|\bsem\smencionar\b|\bnicht\s(?:\w+\s)?erwähnen\b|\bals\s\x22[^\x22]{1,40}\x22\sbeschreiben|\bsans\s(?:le\s)?mentionner\b|\bnon\smenzionar\w*|\bnie\swspominaj\w*|\bbelirtmeyin\b|\bsormadan\b|포함하지\s마세요|不要提|不要告诉|不要在(?:总结|摘要|回复|报告)中?提)"
+        r"(?:\b(?:do\snot|don'?t|never|without|no\sneed\sto|not\sto)\s(?:\w+\s){0,2}?(?:mention\w*|describ\w*|report\w*|listing\b|list\s(?:it|this|that|them)\b|call\w*\s(?:it|this|that)\sout|surfac\w*|inspect\w*|look\w*|post\s(?:a\s)?summary|bother\w*\sthe\suser|flag\w*)\b|\bwithout\sasking\b|\bnot\s(?:to\s)?be\s(?:surfaced|mentioned|inspected|reported|shown)\b|\bdescribe\s(?:it|this|the\schange)\sas\b|\bsin\smencion\w*|\bno\s(?:lo\s)?menciones\b|\bn[ãa]o\s(?:\w+\s)?mencione\b|\bsem\smencionar\b|\bnicht\s(?:\w+\s)?erwähnen\b|\bals\s\x22[^\x22]{1,40}\x22\sbeschreiben|\bsans\s(?:le\s)?mentionner\b|\bnon\smenzionar\w*|\bnie\swspominaj\w*|\bbelirtmeyin\b|\bsormadan\b|포함하지\s마세요|不要提|不要告诉|不要在(?:总结|摘要|回复|报告)中?提)"
     };
 }
 
@@ -83,7 +83,7 @@ macro_rules! absent_approval_more {
 /// tell the user", "no need to ask").
 macro_rules! unmentioned_more {
     () => {
-        r"(?:\busi(?:mwambie|waambie)\b|\bbila\skumwambia\b|\bei\starvitse\s(?:kertoa|mainita|kysyä)|älä\s(?:kerro|mainitse)|\bne\s(?:említsd|szólj|mondd)|\bnem\skell\s(?:szólni|említeni|megkérdezni)|لا\sتخبر|دون\sإخبار|لا\sتذكر|אל\s(?:תציינו|תציין|תספר|תספרו|תזכיר|תזכירו)|\bnu\s(?:o\s|le\s|îl\s)?(?:menționați|menționa|spuneți|spune)|\btidak\sperlu\s(?:bertanya|memberi\stahu|memberitahu)|\bjangan\s(?:beri\stahu|memberitahu|bilang|sebutkan)|neříkej|nezmiňuj|neinformuj|μην\s(?:το\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ)|не\s(?:говори|сообщай|упоминай|уведомляй|кажи|згадуй|повідомляй)|đừng\s(?:nói|báo|đề\scập|thông\sbáo)|không\scần\s(?:thông\sbáo|hỏi|nói)|ไม่ต้อง(?:บอก|แจ้ง|ถาม)|อย่า(?:บอก|แจ้ง)|मत\sबता|न\sबताएं|बिना\sबताए|伝えないで|言わないで|知らせないで|報告しないで|触れないで|\b(?:nämn|berätta|fortæl|nævn|fortell|nevn)\s(?:inte|ikke)\b|\butan\satt\s(?:fråga|berätta)|\buden\sat\s(?:spørge|fortælle)|\b(?:niet|nooit)\s(?:vermelden|vertellen|melden)\b|\bvertel\s(?:het\s)?niet\b|\bhuwag\s(?:sabihin|banggitin|ipaalam)|به\sکاربر\sنگو|نگویید|اطلاع\sندهید|\bnie\s(?:mów|informuj)|\bsenza\s(?:dirlo|avvisare)|\bne\s(?:le\s)?(?:dites|mentionnez|signalez)\spas\b|알리지\s마|말하지\s마|언급하지\s마)"
+        r"(?:\busi(?:mwambie|waambie)\b|\bbila\skumwambia\b|\bei\starvitse\s(?:kertoa|mainita|kysyä)|älä\s(?:kerro|mainitse)|\bne\s(?:említsd|szólj|mondd)|\bnem\skell\s(?:szólni|említeni|megkérdezni)|لا\sتخبر|دون\sإخبار|لا\sتذكر|لا\sتعرض|لا\sتظهر|אל\s(?:תציינו|תציין|תספר|תספרו|תזכיר|תזכירו)|\bnu\s(?:o\s|le\s|îl\s)?(?:menționați|menționa|spuneți|spune)|\btidak\sperlu\s(?:bertanya|memberi\stahu|memberitahu)|\bjangan\s(?:beri\stahu|memberitahu|bilang|sebutkan)|neříkej|nezmiňuj|neinformuj|μην\s(?:το\s|την\s|τον\s|τα\s|τις\s|τους\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ|δείξ)|не\s(?:говори|сообщай|упоминай|уведомляй|кажи|згадуй|повідомляй)|đừng\s(?:nói|báo|đề\scập|thông\sbáo)|không\scần\s(?:thông\sbáo|hỏi|nói)|ไม่ต้อง(?:บอก|แจ้ง|ถาม)|อย่า(?:บอก|แจ้ง)|मत\sबता|न\sबताएं|बिना\sबताए|伝えないで|言わないで|知らせないで|報告しないで|触れないで|\b(?:nämn|berätta|fortæl|nævn|fortell|nevn)\s(?:inte|ikke)\b|\butan\satt\s(?:fråga|berätta)|\buden\sat\s(?:spørge|fortælle)|\b(?:niet|nooit)\s(?:vermelden|vertellen|melden)\b|\bvertel\s(?:het\s)?niet\b|\bhuwag\s(?:sabihin|banggitin|ipaalam)|به\sکاربر\sنگو|نگویید|اطلاع\sندهید|\bnie\s(?:mów|informuj|zgłaszaj|pisz|wspominaj|opisuj)\w*|\bne(?:rakstī|rakstie|minē|pieminē|ziņo)\w*|\btidak\sperlu\s(?:di)?(?:maklum|beritahu|sebut)\w*|\belég\sannyit\sírni\b|\b(?:ret|rett|ändra)\sdet\s(?:ikke|inte)\stilbage\b|\bsenza\s(?:dirlo|avvisare)|\bne\s(?:le\s)?(?:dites|mentionnez|signalez)\spas\b|알리지\s마|말하지\s마|언급하지\s마)"
     };
 }
 
@@ -135,7 +135,15 @@ macro_rules! dictated_v10 {
 /// sight, or an approval claimed from someone absent.
 macro_rules! weakening {
     () => {
-        r"(?:\bhttp\.sslverify\s?=?\s?['\x22]?false\b|\bgit_ssl_no_verify\s?=\s?['\x22]?(?:1|true)\b|\bnode_tls_reject_unauthorized\s?=\s?['\x22]?0\b|\bpythonhttpsverify\s?=\s?['\x22]?0\b|_create_unverified_context\b|\bverify\s?=\s?false\b|\binsecure_?skip_?verify['\x22]?:?\s?=?\s?true\b|\brejectunauthorized:?\s?=?\s?false\b|\bstricthostkeychecking[\s=]+no\b|\bpasswordauthentication\s(?:yes|on)\b|\bpermitrootlogin\s(?:yes|on)\b|\bnopasswd\b|/branches/[\w.-]+/protection\b|\bgit\spush\s(?:[^\n]{0,60}?\s)?(?:--force(?:$|[^-])|-f\b)|\bcidrip[\x22']?\s?[=:]\s?[\x22']?0\.0\.0\.0/0|\bcidr_blocks\s?=\s?\[\s?[\x22']0\.0\.0\.0/0|--cidr\s0\.0\.0\.0/0|\bsetenforce\s0\b|\bufw\sdisable\b|\biptables\s-f\b|\bchmod\s(?:-r\s)?0?777\b|\bcore\.hookspath[\s=]+/dev/null\b|\bverify_peer['\x22]\s?=>\s?false\b|\bcurlopt_ssl_verifypeer\s?(?:,|=>)\s?(?:false|0)\b)"
+        r"(?:\bhttp\.sslverify\s?=?\s?['\x22]?false\b|\bgit_ssl_no_verify\s?=\s?['\x22]?(?:1|true)\b|\bnode_tls_reject_unauthorized\s?=\s?['\x22]?0\b|\bpythonhttpsverify\s?=\s?['\x22]?0\b|_create_unverified_context\b|\bverify\s?=\s?false\b|\binsecure_?skip_?verify['\x22]?:?\s?=?\s?true\b|\brejectunauthorized:?\s?=?\s?false\b|\bstricthostkeychecking[\s=]+no\b|\bpasswordauthentication\s(?:yes|on)\b|\bpermitrootlogin\s(?:yes|on)\b|\bnopasswd\b|/branches/[\w.-]+/protection\b|\bgit\spush\s(?:[^\n]{0,60}?\s)?(?:--force(?:$|[^-])|-f\b)|\bcidrip[\x22']?\s?[=:]\s?[\x22']?0\.0\.0\.0/0|\bcidr_blocks\s?=\s?\[\s?[\x22']0\.0\.0\.0/0|--cidr\s0\.0\.0\.0/0|\bsetenforce\s0\b|\bufw\sdisable\b|\biptables\s-f\b|\bchmod\s(?:-r\s)?0?777\b|\bcore\.hookspath[\s=]+/dev/null\b|\bverify_peer['\x22]\s?=>\s?false\b|\bcurlopt_ssl_verifypeer\s?(?:,|=>)\s?(?:false|0)\b|\b\w*(?:auth_?bypass|bypass_?auth\w*|skip_?auth\w*|disable_?auth\w*|no_?auth)\s?[=:]\s?['\x22]?(?:1|true|yes|on)\b|\bignoretests['\x22]?\s?:\s?true\b|\bgh\spr\smerge\b[^\n]{0,60}?--admin\b|\bdrop\s(?:table|database|schema)\b|\bgrant\sall\b[^\n;]{0,60}?\bto\spublic\b|\bpull_request_target\b|\bdisable\w*hostnameverification\b|\bcheckrevocation=false\b)"
+    };
+}
+
+/// Version 16: a check taken out of the code by commenting it out, as
+/// a setting would switch it off.
+macro_rules! commented_out {
+    () => {
+        r"(?:\bcomment\s(?:\w+\s){0,2}?out\s(?:the\s)?(?:\w+\s){0,2}?(?:verif\w*|signature\w*|auth\w*|checks?|validation)|\bzakomentuj\w*|\bauskommentier\w*|\bcommente[rz]?\s(?:\w+\s){0,2}?(?:vérif|signature|contrôle)|\bcomenta\s(?:\w+\s){0,2}?(?:verifica|firma|valida))"
     };
 }
 
@@ -143,7 +151,7 @@ macro_rules! weakening {
 /// ticket, no changelog entry, no review.
 macro_rules! off_record {
     () => {
-        r"(?:\bno\s(?:change\s)?(?:ticket|review|approval|change\srequest|cr)\s(?:is\s)?(?:needed|required|necessary)\b|\b(?:do\s?n[o']t|never)\s(?:open|file|create|log|record|write|add)\s(?:a\s|an\s|any\s)?(?:ticket|change\srequest|entry|changelog)|\bwithout\s(?:a\s|any\s)?(?:ticket|review|change\srequest)\b|\bleave\s(?:it|them|this)\s(?:\w+\s){0,3}?permanently\b|\bkein\s(?:change-)?ticket\s(?:nötig|notwendig|erforderlich)|\bpas\sbesoin\sde\s(?:ticket|le\snoter|l'indiquer)|\bsin\s(?:abrir\s)?(?:un\s)?(?:ticket|incidencia)\b|\bno\s(?:abras|hace\sfalta\sabrir)\s(?:un\s)?ticket|не\s(?:открывай|отварајте|отварај|заводи|оформляй)\w*\s(?:тикет|заявк)|\bne\s(?:otvarajte|otvaraj)\s(?:tiket|ticket)|기록하지\s?마|記録しないで|記録は不要|チケットは不要|不要(?:记录|开工单|提工单)|无需(?:记录|工单))"
+        r"(?:\b(?:paste|put|hard-?code|inline|commit|store)\w*\s[^.\n]{0,60}?(?:deploy\skey|api_?key|token|password|secret|credential|private\skey|keystore)\w*[^.\n]{0,60}?\b(?:inline|as\splain|in\splain|commit\w*|in\sthe\srepo\w*|directly\sin\sthe\sfile)\b|\bno\s(?:change\s)?(?:ticket|review|approval|change\srequest|cr)\s(?:is\s)?(?:needed|required|necessary)\b|\b(?:do\s?n[o']t|never)\s(?:open|file|create|log|record|write|add)\s(?:a\s|an\s|any\s)?(?:ticket|change\srequest|entry|changelog)|\bwithout\s(?:a\s|any\s)?(?:ticket|review|change\srequest)\b|\bleave\s(?:it|them|this)\s(?:\w+\s){0,3}?permanently\b|\b(?:do\sn[o']t|never)\s(?:revert|undo|roll\sback|change)\s(?:it|this|that)\s(?:back\s)?(?:when|during|while|in)\s(?:refactor\w*|clean\w*)|\b(?:already\s)?reviewed\s(?:it\s)?(?:offline|privately|out\sof\sband)\b|\bknown[\s-]flaky\b[^\n.]{0,40}?\bmerge\b|\bkein\s(?:change-)?ticket\s(?:nötig|notwendig|erforderlich)|\bpas\sbesoin\sde\s(?:ticket|le\snoter|l'indiquer)|\bsin\s(?:abrir\s)?(?:un\s)?(?:ticket|incidencia)\b|\bno\s(?:abras|hace\sfalta\sabrir)\s(?:un\s)?ticket|не\s(?:открывай|отварајте|отварај|заводи|оформляй)\w*\s(?:тикет|заявк)|\bne\s(?:otvarajte|otvaraj)\s(?:tiket|ticket)|기록하지\s?마|記録しないで|記録は不要|チケットは不要|不要(?:记录|开工单|提工单)|无需(?:记录|工单))"
     };
 }
 
@@ -159,6 +167,7 @@ pub const ADDRESSED: &[Rule] = &[
                 unmentioned!(),
                 unmentioned_more!(),
                 safeguard_off!(),
+                commented_out!(),
                 send_away!(),
                 secret_shown!(),
                 dictated!(),
@@ -172,8 +181,8 @@ pub const ADDRESSED: &[Rule] = &[
     },
     Rule {
         id: "covert-weakening",
-        what: "a setting that switches a safeguard off (TLS verification, SSH password or root login, sudo without a password, branch protection, a port open to all), near a step kept off the record or an approval claimed from someone absent",
-        patterns: &[weakening!()],
+        what: "a setting that switches a safeguard off (TLS verification, SSH password or root login, sudo without a password, branch protection, a port open to all, an authentication bypass, a dropped table), or words that do, near a step kept off the record or an approval claimed from someone absent",
+        patterns: &[weakening!(), commented_out!()],
         near: Some((
             &[
                 absent_approval!(),
@@ -188,8 +197,26 @@ pub const ADDRESSED: &[Rule] = &[
         )),
     },
     Rule {
+        id: "insecure-pipe-to-shell",
+        what: "a download over plain HTTP or with certificate checks off, piped into a shell",
+        patterns: &[
+            r"\b(?:curl|wget)[^\n|;]{0,200}?(?:\s-k\b|\s-[a-z]*k[a-z]*\s|--insecure\b|--no-check-certificate\b|http://(?:[\w-]+\.)+[a-z]{2,}\b)[^\n|;]{0,200}\|\s?(?:sudo\s(?:-\w+\s)?)?(?:ba|z|da|k)?sh\b",
+        ],
+        near: None,
+    },
+    Rule {
+        id: "review-bypass",
+        what: "an order to approve or merge a change without review, checks or reading it, or to approve it oneself",
+        patterns: &[
+            r"(?:^|[.;:!?,]\s|\b(?:please|just|then|and|simply)\s)(?:just\s)?(?:approve|merge)\s(?:and\s(?:merge|approve)\s)?(?:it\s|this\s|them\s|the\s(?:pr|mr|pull\srequest|merge\srequest|change)\s)?(?:anyway|regardless|yourself|without\s(?:\w+\s){0,2}?(?:review\w*|reading|re-?reading|looking|checks?|waiting|tests?|ci|approvals?))\b",
+            r"\bapprove\s(?:the\s|this\s|your\s)?(?:pr|mr|pull\srequest|merge\srequest)\syourself\b",
+            r"\bautomerge\s(?:everything|all\b)[^.\n]{0,80}?\bwithout\s(?:waiting|review|checks|tests)",
+        ],
+        near: None,
+    },
+    Rule {
         id: super::ENCODED_PAYLOAD,
-        what: "a payload to be decoded and carried out, or an order spelled with digits for letters; or base64 or hex (a block wrapped over lines too), a text that names ROT13, or lines in leetspeak or spaced letters, that decode to text the rules flag, or to a command (a download run by a shell, files sent away, a destructive command)",
+        what: "a payload to be decoded and carried out, or an order spelled with digits for letters; or base64 or hex (a block wrapped over lines too), a text that names ROT13, lines in leetspeak or spaced letters, or a string split into pieces that code joins, that decode to text the rules flag, or to a command (a download run by a shell, files sent away, a destructive command)",
         patterns: &[
             r"\bdecod\w*\s(?:\w+\s){0,3}?(?:and|then|,)\s(?:\w+\s)?(?:follow|execute|run|obey|act\son|apply|carry\sout)\b",
             r"\bdecoding\s[^.\n]{0,40}?\band\s(?:acting|executing|following)\b",
