@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use agent::session::untrusted::detect::{detect, normalise};
+use agent::session::untrusted::detect::{around, detect, normalise};
 use agent::session::untrusted::rules::table;
 use agent::session::untrusted::score::INSTRUCTION_SCORE;
 use regex::{Regex, RegexBuilder};
@@ -86,9 +86,8 @@ pub fn run(root: &Path) {
             let hits = |text: &str| {
                 regex.find_iter(text).any(|found| match &near {
                     None => true,
-                    Some((near, bytes)) => {
-                        let from = floor(text, found.start().saturating_sub(*bytes));
-                        let to = floor(text, (found.end() + bytes).min(text.len()));
+                    Some((near, within)) => {
+                        let (from, to) = around(text, found.start(), found.end(), *within);
                         near.is_match(&text[from..to])
                     }
                 })
@@ -158,12 +157,4 @@ pub fn run(root: &Path) {
             println!("\n{} #{}: {shown}", hits.rule, hits.index);
         }
     }
-}
-
-/// The nearest character boundary at or before `at`.
-fn floor(text: &str, at: usize) -> usize {
-    (0..=at)
-        .rev()
-        .find(|&at| text.is_char_boundary(at))
-        .unwrap_or(0)
 }

@@ -81,9 +81,20 @@ fn encoded_payload(text: &str) -> Option<Flag> {
 /// escapes of `text`, as it came.
 fn detect_plain(text: &str, plain: &str) -> Vec<Flag> {
     let mut flags = Vec::new();
-    let normal = normalise_plain(plain);
+    let (stripped, worded) = margin::strip(plain);
+    let normal = normalise_lines(&stripped);
     if let Some(compiled) = compiled() {
         flags.extend(compiled.hits(&normal));
+        // A margin with words may be the reader or the lever, or what
+        // made each line a sentence's start: the rules read the lines
+        // with it too.
+        if worded {
+            for flag in compiled.hits(&normalise_lines(plain)) {
+                if !flags.iter().any(|known| known.rule == flag.rule) {
+                    flags.push(flag);
+                }
+            }
+        }
     }
     let tokens = score::tokens(&normal);
     if let Some((start, end)) = overrides::find(&normal, &tokens) {
@@ -253,7 +264,7 @@ impl Compiled {
 /// Bytes alone (version 15) gave a Greek or Russian note half the reach
 /// of an English one, and a reader two lines above a lever went unseen
 /// (version 16).
-fn around(text: &str, start: usize, end: usize, within: usize) -> (usize, usize) {
+pub fn around(text: &str, start: usize, end: usize, within: usize) -> (usize, usize) {
     let units = |c: char| if c.len_utf8() <= 2 { 1 } else { c.len_utf8() };
     let mut spent = 0;
     let mut before = start;
@@ -360,7 +371,7 @@ fn first_hit<'n>(
             return keep(&hit).then_some(hit);
         }
         // Past the hit's first character: each turn moves on.
-        let next = ceil(normal, hit.start() + 1);
+        let next = normal.ceil_char_boundary(hit.start() + 1);
         if inside_name(normal, hit.start()) {
             at = next;
         } else if keep(&hit) {
@@ -386,7 +397,11 @@ pub fn normalise(text: &str) -> String {
 }
 
 fn normalise_plain(text: &str) -> String {
-    let text = margin::strip(text);
+    normalise_lines(&margin::strip(text).0)
+}
+
+/// [`normalise_plain`] but for the margins, which `text` keeps.
+fn normalise_lines(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut space: Option<char> = None;
     let mut line_start = true;
@@ -430,26 +445,10 @@ fn normalise_plain(text: &str) -> String {
     }
 }
 
-fn floor(text: &str, mut at: usize) -> usize {
-    at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-fn ceil(text: &str, mut at: usize) -> usize {
-    at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at += 1;
-    }
-    at
-}
-
 /// The hit with a little of the text around it, on one line.
 fn excerpt(text: &str, start: usize, end: usize) -> String {
-    let from = floor(text, start.saturating_sub(EXCERPT_CONTEXT));
-    let to = ceil(text, end + EXCERPT_CONTEXT);
+    let from = text.floor_char_boundary(start.saturating_sub(EXCERPT_CONTEXT));
+    let to = text.ceil_char_boundary(end + EXCERPT_CONTEXT);
     let flat: String = text[from..to]
         .chars()
         .map(|c| if c == '\n' { ' ' } else { c })
@@ -544,8 +543,8 @@ fn is_pictograph(c: char) -> bool {
 
 /// Around `at`, hidden characters shown, at most [`MAX_EXCERPT_CHARS`].
 fn window(text: &str, at: usize) -> String {
-    let from = floor(text, at.saturating_sub(EXCERPT_CONTEXT));
-    let to = ceil(text, at + 4 * EXCERPT_CONTEXT);
+    let from = text.floor_char_boundary(at.saturating_sub(EXCERPT_CONTEXT));
+    let to = text.ceil_char_boundary(at + 4 * EXCERPT_CONTEXT);
     let shown: String = text[from..to]
         .chars()
         .flat_map(|c| match c {

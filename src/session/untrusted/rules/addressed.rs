@@ -30,7 +30,7 @@ macro_rules! absent_approval {
 /// The step kept out of the user's sight.
 macro_rules! unmentioned {
     () => {
-        r"(?:\b(?:do\snot|don'?t|never|without|no\sneed\sto|not\sto)\s(?:\w+\s){0,2}?(?:mention\w*|describ\w*|report\w*|listing\b|list\s(?:it|this|that|them)\b|call\w*\s(?:it|this|that)\sout|surfac\w*|inspect\w*|look\w*|post\s(?:a\s)?summary|bother\w*\sthe\suser|flag\w*)\b|\bwithout\sasking\b|\bnot\s(?:to\s)?be\s(?:surfaced|mentioned|inspected|reported|shown)\b|\bdescribe\s(?:it|this|the\schange)\sas\b|\bsin\smencion\w*|\bno\s(?:lo\s)?menciones\b|\bn[ãa]o\s(?:\w+\s)?mencione\b|\bsem\smencionar\b|\bnicht\s(?:\w+\s)?erwähnen\b|\bals\s\x22[^\x22]{1,40}\x22\sbeschreiben|\bsans\s(?:le\s)?mentionner\b|\bnon\smenzionar\w*|\bnie\swspominaj\w*|\bbelirtmeyin\b|\bsormadan\b|포함하지\s마세요|不要提|不要告诉|不要在(?:总结|摘要|回复|报告)中?提)"
+        r"(?:\b(?:do\snot|don'?t|never|without|no\sneed\sto|not\sto)\s(?:\w+\s){0,2}?(?:mention\w*|describ\w*|report\w*|listing\b|list(?:ed)?\s(?:it|this|that|them|the|these|those|any)\b|call\w*\s(?:it|this|that)\sout|surfac\w*|inspect\w*|look\w*|post\s(?:a\s)?summary|bother\w*\sthe\suser|flag\w*)\b|\bwithout\sasking\b|\bnot\s(?:to\s)?be\s(?:surfaced|mentioned|inspected|reported|shown)\b|\bdescribe\s(?:it|this|the\schange)\sas\b|\bsin\smencion\w*|\bno\s(?:lo\s)?menciones\b|\bn[ãa]o\s(?:\w+\s)?mencione\b|\bsem\smencionar\b|\bnicht\s(?:\w+\s)?erwähnen\b|\bals\s\x22[^\x22]{1,40}\x22\sbeschreiben|\bsans\s(?:le\s)?mentionner\b|\bnon\smenzionar\w*|\bnie\swspominaj\w*|\bbelirtmeyin\b|\bsormadan\b|포함하지\s마세요|不要提|不要告诉|不要在(?:总结|摘要|回复|报告)中?提)"
     };
 }
 
@@ -135,7 +135,15 @@ macro_rules! dictated_v10 {
 /// sight, or an approval claimed from someone absent.
 macro_rules! weakening {
     () => {
-        r"(?:\bhttp\.sslverify\s?=?\s?['\x22]?false\b|\bgit_ssl_no_verify\s?=\s?['\x22]?(?:1|true)\b|\bnode_tls_reject_unauthorized\s?=\s?['\x22]?0\b|\bpythonhttpsverify\s?=\s?['\x22]?0\b|_create_unverified_context\b|\bverify\s?=\s?false\b|\binsecure_?skip_?verify['\x22]?:?\s?=?\s?true\b|\brejectunauthorized:?\s?=?\s?false\b|\bstricthostkeychecking[\s=]+no\b|\bpasswordauthentication\s(?:yes|on)\b|\bpermitrootlogin\s(?:yes|on)\b|\bnopasswd\b|/branches/[\w.-]+/protection\b|\bgit\spush\s(?:[^\n]{0,60}?\s)?(?:--force(?:$|[^-])|-f\b)|\bcidrip[\x22']?\s?[=:]\s?[\x22']?0\.0\.0\.0/0|\bcidr_blocks\s?=\s?\[\s?[\x22']0\.0\.0\.0/0|--cidr\s0\.0\.0\.0/0|\bsetenforce\s0\b|\bufw\sdisable\b|\biptables\s-f\b|\bchmod\s(?:-r\s)?0?777\b|\bcore\.hookspath[\s=]+/dev/null\b|\bverify_peer['\x22]\s?=>\s?false\b|\bcurlopt_ssl_verifypeer\s?(?:,|=>)\s?(?:false|0)\b|\b\w*(?:auth_?bypass|bypass_?auth\w*|skip_?auth\w*|disable_?auth\w*|no_?auth)\s?[=:]\s?['\x22]?(?:1|true|yes|on)\b|\bignoretests['\x22]?\s?:\s?true\b|\bgh\spr\smerge\b[^\n]{0,60}?--admin\b|\bdrop\s(?:table|database|schema)\b|\bgrant\sall\b[^\n;]{0,60}?\bto\spublic\b|\bpull_request_target\b|\bdisable\w*hostnameverification\b|\bcheckrevocation=false\b)"
+        r"(?:\bhttp\.sslverify\s?=?\s?['\x22]?false\b|\bgit_ssl_no_verify\s?=\s?['\x22]?(?:1|true)\b|\bnode_tls_reject_unauthorized\s?=\s?['\x22]?0\b|\bpythonhttpsverify\s?=\s?['\x22]?0\b|_create_unverified_context\b|\bverify\s?=\s?false\b|\binsecure_?skip_?verify['\x22]?:?\s?=?\s?true\b|\brejectunauthorized:?\s?=?\s?false\b|\bstricthostkeychecking[\s=]+no\b|\bpasswordauthentication\s(?:yes|on)\b|\bpermitrootlogin\s(?:yes|on)\b|\bnopasswd\b|/branches/[\w.-]+/protection\b|\bgit\spush\s(?:[^\n]{0,60}?\s)?(?:--force(?:$|[^-])|-f\b)|\bcidrip[\x22']?\s?[=:]\s?[\x22']?0\.0\.0\.0/0|\bcidr_blocks\s?=\s?\[\s?[\x22']0\.0\.0\.0/0|--cidr\s0\.0\.0\.0/0|\bsetenforce\s0\b|\bufw\sdisable\b|\biptables\s-f\b|\bchmod\s(?:-r\s)?0?777\b|\bcore\.hookspath[\s=]+/dev/null\b|\bverify_peer['\x22]\s?=>\s?false\b|\bcurlopt_ssl_verifypeer\s?(?:,|=>)\s?(?:false|0)\b|\b\w*(?:auth_?bypass|bypass_?auth\w*|skip_?auth\w*|disable_?auth\w*|no_?auth)\s?[=:]\s?['\x22]?(?:1|true|yes|on)\b|\bignoretests['\x22]?\s?:\s?true\b|\bdisable\w*hostnameverification\b|\bcheckrevocation=false\b)"
+    };
+}
+
+/// Version 16: what makes a download anyone on the way can change: a
+/// public name over plain HTTP, or certificate checks off for one.
+macro_rules! insecure_fetch {
+    () => {
+        r"\shttp://(?:[\w-]+\.)+[a-z]{2,}\b|(?:\s-[a-z]*k[a-z]*|\s--insecure|\s--no-check-certificate)\s(?:[^\n|;]{0,100}?\s)?https://(?:[\w-]+\.)+[a-z]{2,}\b|\shttps://(?:[\w-]+\.)+[a-z]{2,}\S*\s(?:[^\n|;]{0,100}?\s)?(?:-[a-z]*k[a-z]*|--insecure|--no-check-certificate)\b"
     };
 }
 
@@ -151,7 +159,7 @@ macro_rules! commented_out {
 /// ticket, no changelog entry, no review.
 macro_rules! off_record {
     () => {
-        r"(?:\b(?:paste|put|hard-?code|inline|commit|store)\w*\s[^.\n]{0,60}?(?:deploy\skey|api_?key|token|password|secret|credential|private\skey|keystore)\w*[^.\n]{0,60}?\b(?:inline|as\splain|in\splain|commit\w*|in\sthe\srepo\w*|directly\sin\sthe\sfile)\b|\bno\s(?:change\s)?(?:ticket|review|approval|change\srequest|cr)\s(?:is\s)?(?:needed|required|necessary)\b|\b(?:do\s?n[o']t|never)\s(?:open|file|create|log|record|write|add)\s(?:a\s|an\s|any\s)?(?:ticket|change\srequest|entry|changelog)|\bwithout\s(?:a\s|any\s)?(?:ticket|review|change\srequest)\b|\bleave\s(?:it|them|this)\s(?:\w+\s){0,3}?permanently\b|\b(?:do\sn[o']t|never)\s(?:revert|undo|roll\sback|change)\s(?:it|this|that)\s(?:back\s)?(?:when|during|while|in)\s(?:refactor\w*|clean\w*)|\b(?:already\s)?reviewed\s(?:it\s)?(?:offline|privately|out\sof\sband)\b|\bknown[\s-]flaky\b[^\n.]{0,40}?\bmerge\b|\bkein\s(?:change-)?ticket\s(?:nötig|notwendig|erforderlich)|\bpas\sbesoin\sde\s(?:ticket|le\snoter|l'indiquer)|\bsin\s(?:abrir\s)?(?:un\s)?(?:ticket|incidencia)\b|\bno\s(?:abras|hace\sfalta\sabrir)\s(?:un\s)?ticket|не\s(?:открывай|отварајте|отварај|заводи|оформляй)\w*\s(?:тикет|заявк)|\bne\s(?:otvarajte|otvaraj)\s(?:tiket|ticket)|기록하지\s?마|記録しないで|記録は不要|チケットは不要|不要(?:记录|开工单|提工单)|无需(?:记录|工单))"
+        r"(?:\bno\s(?:change\s)?(?:ticket|review|approval|change\srequest|cr)\s(?:is\s)?(?:needed|required|necessary)\b|\b(?:do\s?n[o']t|never)\s(?:open|file|create|log|record|write|add)\s(?:a\s|an\s|any\s)?(?:ticket|change\srequest|entry|changelog)|\bwithout\s(?:a\s|any\s)?(?:ticket|review|change\srequest)\b|\bleave\s(?:it|them|this)\s(?:\w+\s){0,3}?permanently\b|\b(?:do\s?n[o']t|never)\s(?:revert|undo|roll\sback|change)\s(?:it|this|that)\s(?:back\s)?(?:when|during|while|in)\s(?:refactor\w*|clean\w*)|\b(?:already\s)?reviewed\s(?:it\s)?(?:offline|privately|out\sof\sband)\b|\bknown[\s-]flaky\b[^\n.]{0,40}?\bmerge\b|\bkein\s(?:change-)?ticket\s(?:nötig|notwendig|erforderlich)|\bpas\sbesoin\sde\s(?:ticket|le\snoter|l'indiquer)|\bsin\s(?:abrir\s)?(?:un\s)?(?:ticket|incidencia)\b|\bno\s(?:abras|hace\sfalta\sabrir)\s(?:un\s)?ticket|не\s(?:открывай|отварајте|отварај|заводи|оформляй)\w*\s(?:тикет|заявк)|\bne\s(?:otvarajte|otvaraj)\s(?:tiket|ticket)|기록하지\s?마|記録しないで|記録は不要|チケットは不要|不要(?:记录|开工单|提工单)|无需(?:记录|工单))"
     };
 }
 
@@ -167,7 +175,6 @@ pub const ADDRESSED: &[Rule] = &[
                 unmentioned!(),
                 unmentioned_more!(),
                 safeguard_off!(),
-                commented_out!(),
                 send_away!(),
                 secret_shown!(),
                 dictated!(),
@@ -198,19 +205,28 @@ pub const ADDRESSED: &[Rule] = &[
     },
     Rule {
         id: "insecure-pipe-to-shell",
-        what: "a download over plain HTTP or with certificate checks off, piped into a shell",
+        what: "a download from a public name over plain HTTP or with certificate checks off, run by a shell",
         patterns: &[
-            r"\b(?:curl|wget)[^\n|;]{0,200}?(?:\s-k\b|\s-[a-z]*k[a-z]*\s|--insecure\b|--no-check-certificate\b|http://(?:[\w-]+\.)+[a-z]{2,}\b)[^\n|;]{0,200}\|\s?(?:sudo\s(?:-\w+\s)?)?(?:ba|z|da|k)?sh\b",
+            concat!(
+                r"\b(?:curl|wget)\b[^\n|;]{0,200}?(?:",
+                insecure_fetch!(),
+                r")[^\n|;]{0,200}(?:\\\n[^\n|;]{0,200})?\|\s?(?:sudo\s(?:-\w+\s)?)?(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\b"
+            ),
+            concat!(
+                r"\b(?:ba|z|da)?sh\s(?:-c\s)?[\x22']?(?:\$|<)\(\s?(?:curl|wget)\b[^\n)]{0,200}?(?:",
+                insecure_fetch!(),
+                r")"
+            ),
         ],
         near: None,
     },
     Rule {
         id: "review-bypass",
-        what: "an order to approve or merge a change without review, checks or reading it, or to approve it oneself",
+        what: "an order to approve or merge a change anyway, without reading it, or to approve it oneself",
         patterns: &[
-            r"(?:^|[.;:!?,]\s|\b(?:please|just|then|and|simply)\s)(?:just\s)?(?:approve|merge)\s(?:and\s(?:merge|approve)\s)?(?:it\s|this\s|them\s|the\s(?:pr|mr|pull\srequest|merge\srequest|change)\s)?(?:anyway|regardless|yourself|without\s(?:\w+\s){0,2}?(?:review\w*|reading|re-?reading|looking|checks?|waiting|tests?|ci|approvals?))\b",
-            r"\bapprove\s(?:the\s|this\s|your\s)?(?:pr|mr|pull\srequest|merge\srequest)\syourself\b",
-            r"\bautomerge\s(?:everything|all\b)[^.\n]{0,80}?\bwithout\s(?:waiting|review|checks|tests)",
+            r"(?:^|[.;:!?,]\s|\b(?:please|just|then|and|simply|so)\s)(?:just\s)?(?:approve|merge)\s(?:and\s(?:merge|approve)\s)?(?:it\s|this\s|them\s|the\s(?:pr|mr|pull\srequest|merge\srequest|change)\s)?(?:anyway|regardless|without\s(?:\w+\s){0,2}?(?:reading|re-?reading|looking))\b",
+            r"(?:^|[.;:!?]\s|\b(?:please|just|then|and|simply|so)\s)approve\s(?:the\s|this\s|your\s)?(?:pr|mr|pull\srequest|merge\srequest)\syourself\b",
+            r"\bautomerge\s(?:everything|every\s(?:pr|update|change))[^.\n]{0,80}?\bwithout\s(?:waiting|review|checks|tests)",
         ],
         near: None,
     },
