@@ -74,15 +74,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // adds round 32 (version 15's fresh set, all 100 of whose injections
     // it flags and 2 of whose benign texts), reads through line margins,
     // split strings and plain-HTTP downloads run by a shell, and measures
-    // nearness in letters: 3409 of 3529 and 127.
+    // nearness in letters: 3409 of 3529 and 127. Version 17 adds round
+    // 33 (version 16's fresh set) and reads the settings and levers of
+    // its orders that name no reader: 3499 of 3629 and 134.
     assert!(
-        missed.len() <= 120,
+        missed.len() <= 130,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 127,
+        flagged.len() <= 134,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -95,18 +97,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // R, written blind while version 15 was made (search results,
-    // forums, registries, reviews, docs, wikis, feeds, chats, calendars,
-    // CSV, logs, configs and debugger sessions, 100 and 100 in 43
-    // languages, 48 injections naming no reader by its writer's labels)
-    // and never trained on: version 15 flagged 67 and 6, version 16 69
-    // and 6 (the honest estimate; docs/benchmarks.md).
+    // S, written blind while version 15 was made (git, issues, test
+    // output, infrastructure code, SQL, schemas, source, mail, chat and
+    // PDF text, 100 and 100 in 50 languages, 48 injections naming no
+    // reader by its writer's labels) and never trained on: version 16
+    // flagged 58 and 8, version 17 59 and 8 (the honest estimate;
+    // docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 69,
+        count("fresh/injected", true) >= 59,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 6,
+        count("fresh/benign", true) <= 8,
         "fresh benign texts flagged"
     );
 }

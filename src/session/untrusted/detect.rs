@@ -86,10 +86,10 @@ fn detect_plain(text: &str, plain: &str) -> Vec<Flag> {
     if let Some(compiled) = compiled() {
         flags.extend(compiled.hits(&normal));
         // A margin with words may be the reader or the lever, or what
-        // made each line a sentence's start: the rules read the lines
+        // made each line a sentence's start: the rules read those lines
         // with it too.
-        if worded {
-            for flag in compiled.hits(&normalise_lines(plain)) {
+        for span in worded {
+            for flag in compiled.hits(&normalise_lines(&plain[span])) {
                 if !flags.iter().any(|known| known.rule == flag.rule) {
                     flags.push(flag);
                 }

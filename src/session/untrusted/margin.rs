@@ -9,30 +9,41 @@
 //! lines that begin with the same words keep them; and the first line of
 //! a run keeps its margin. A margin with words in it (`copilot: `,
 //! `warning: ai-helper@0.4.2: `) may be the reader or the lever itself,
-//! or give each line the start of a sentence: the caller reads such a
-//! text both ways.
+//! or give each line the start of a sentence: the caller reads the runs
+//! that have one with their margins too.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 /// Lines in a row that must share a margin for it to be taken off.
 const MIN_RUN: usize = 3;
 
 /// `text` with the shared margin of each run of lines taken off all but
-/// the run's first line (borrowed when no run has one), and whether a
-/// margin taken off held a letter or a digit.
-pub fn strip(text: &str) -> (Cow<'_, str>, bool) {
+/// the run's first line (borrowed when no run has one), and where in
+/// `text` the runs lie whose margin held a letter or a digit (runs next
+/// to each other as one).
+pub fn strip(text: &str) -> (Cow<'_, str>, Vec<Range<usize>>) {
+    let mut worded: Vec<Range<usize>> = Vec::new();
     // Three lines need at least two new lines.
     if text.bytes().filter(|b| *b == b'\n').take(2).count() < 2 {
-        return (Cow::Borrowed(text), false);
+        return (Cow::Borrowed(text), worded);
     }
-    let mut worded = false;
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+        .collect();
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let mut out: Option<String> = None;
     let mut at = 0;
     while at < lines.len() {
         let (end, margin) = run(&lines, at);
         if end - at >= MIN_RUN && margin > 0 {
-            worded |= lines[at][..margin].chars().any(char::is_alphanumeric);
+            if lines[at][..margin].chars().any(char::is_alphanumeric) {
+                let span = starts[at]..starts.get(end).copied().unwrap_or(text.len());
+                match worded.last_mut() {
+                    Some(last) if last.end == span.start => last.end = span.end,
+                    _ => worded.push(span),
+                }
+            }
             let out = out.get_or_insert_with(|| lines[..at].concat());
             out.push_str(lines[at]);
             for line in &lines[at + 1..end] {
@@ -79,30 +90,29 @@ fn margin_of(margin: &str, line: &str) -> usize {
         .take_while(|((_, a), b)| a == b && *a != '\n')
         .last()
         .map_or(0, |((at, c), _)| at + c.len_utf8());
-    let prefix = &margin[..common];
-    let ends = prefix
-        .char_indices()
-        .map(|(at, c)| at + c.len_utf8())
-        .collect::<Vec<_>>();
-    ends.into_iter()
-        .rev()
-        .find(|&end| is_margin(&prefix[..end]))
-        .unwrap_or(0)
+    // One pass: the longest end at which the prefix is marks only, or
+    // ends in a mark and white space after it.
+    let mut best = 0;
+    let (mut worded, mut last_mark) = (false, false);
+    for (at, c) in margin[..common].char_indices() {
+        let end = at + c.len_utf8();
+        if c.is_whitespace() {
+            if last_mark {
+                best = end;
+            }
+        } else {
+            worded |= c.is_alphanumeric();
+            last_mark = !c.is_alphanumeric();
+            if !worded {
+                best = end;
+            }
+        }
+    }
+    best
 }
 
 /// Longest margin looked for, in characters.
 const MAX_MARGIN: usize = 80;
-
-fn is_margin(prefix: &str) -> bool {
-    let body = prefix.trim();
-    if body.is_empty() {
-        return false;
-    }
-    let marks_only = !body.chars().any(char::is_alphanumeric);
-    let after_mark = prefix.ends_with(char::is_whitespace)
-        && body.chars().last().is_some_and(|c| !c.is_alphanumeric());
-    marks_only || after_mark
-}
 
 #[cfg(test)]
 mod tests {
@@ -114,9 +124,11 @@ mod tests {
 
     #[test]
     fn a_margin_with_words_is_told() {
-        assert!(strip("copilot: a\ncopilot: b\ncopilot: c").1);
-        assert!(!strip("# a\n# b\n# c").1);
-        assert!(!strip("a\nb\nc").1);
+        let text = "intro\ncopilot: a\ncopilot: b\ncopilot: c\n# d\n# e\n# f";
+        assert_eq!(strip(text).1, vec![6..39]);
+        assert_eq!(&text[6..39], "copilot: a\ncopilot: b\ncopilot: c\n");
+        assert!(strip("# a\n# b\n# c").1.is_empty());
+        assert!(strip("a\nb\nc").1.is_empty());
     }
 
     #[test]
