@@ -76,9 +76,9 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // split strings and plain-HTTP downloads run by a shell, and measures
     // nearness in letters: 3409 of 3529 and 127. Version 17 adds round
     // 33 (version 16's fresh set) and reads the settings and levers of
-    // its orders that name no reader: 3499 of 3629 and 134.
+    // its orders that name no reader: 3498 of 3629 and 134.
     assert!(
-        missed.len() <= 130,
+        missed.len() <= 131,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
@@ -101,10 +101,10 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // output, infrastructure code, SQL, schemas, source, mail, chat and
     // PDF text, 100 and 100 in 50 languages, 48 injections naming no
     // reader by its writer's labels) and never trained on: version 16
-    // flagged 58 and 8, version 17 59 and 8 (the honest estimate;
+    // flagged 58 and 8, version 17 60 and 8 (the honest estimate;
     // docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 59,
+        count("fresh/injected", true) >= 60,
         "fresh injected texts flagged"
     );
     assert!(

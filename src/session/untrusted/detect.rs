@@ -87,8 +87,9 @@ fn detect_plain(text: &str, plain: &str) -> Vec<Flag> {
         flags.extend(compiled.hits(&normal));
         // A margin with words may be the reader or the lever, or what
         // made each line a sentence's start: the rules read those lines
-        // with it too.
-        for span in worded {
+        // with it too, and as far around them as a rule looks for what
+        // must stand near (a lever just after the run).
+        for span in reach(plain, worded) {
             for flag in compiled.hits(&normalise_lines(&plain[span])) {
                 if !flags.iter().any(|known| known.rule == flag.rule) {
                     flags.push(flag);
@@ -398,6 +399,25 @@ pub fn normalise(text: &str) -> String {
 
 fn normalise_plain(text: &str) -> String {
     normalise_lines(&margin::strip(text).0)
+}
+
+/// Bytes around a run of lines that hold what a rule's `near` reaches:
+/// 320 units, each at most four bytes.
+const REACH: usize = 4 * 320;
+
+/// `spans` of `text` widened by [`REACH`] on each side, those that then
+/// overlap merged.
+fn reach(text: &str, spans: Vec<std::ops::Range<usize>>) -> Vec<std::ops::Range<usize>> {
+    let mut out: Vec<std::ops::Range<usize>> = Vec::with_capacity(spans.len());
+    for span in spans {
+        let start = text.floor_char_boundary(span.start.saturating_sub(REACH));
+        let end = text.ceil_char_boundary(span.end + REACH);
+        match out.last_mut() {
+            Some(last) if last.end >= start => last.end = end,
+            _ => out.push(start..end),
+        }
+    }
+    out
 }
 
 /// [`normalise_plain`] but for the margins, which `text` keeps.

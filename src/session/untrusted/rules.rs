@@ -343,10 +343,9 @@ pub const RULES: &[Rule] = &[
             r"\binclude\s(?:the\s)?user's\s(?:password|token|api\skey|credentials|cookies|session|secret)",
             r"\b(?:email|e-mail|mail|send|forward)\s(?:the\s)?contents?\sof\s\S+\sto\s[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z]",
             r"\b(?:env|printenv|set|cat\s~/\.ssh/\S*?(?:id_(?:rsa|ed25519|ecdsa|dsa)|config|known_hosts|authorized_keys)\s|cat\s\.env)\s?\|\s?(?:curl|wget|nc|ncat|netcat)\b",
-            // Version 17: a key or a password sent in a reply to an address,
-            // a kubeconfig or an .env pasted into a site.
-            r"\breply\s(?:to\s)?[\w.+-]+@[\w-]+\.[\w.]+\s(?:\w+\s){0,2}?with\s[^.\n]{0,60}?(?:api\skeys?|root\skey|passwords?|tokens?|secrets?|credentials|private\skeys?)\b",
-            r"\b(?:paste|upload|submit|drop)\s(?:\w+\s){0,2}?(?:~/\.kube/config|kubeconfig|\.env\sfiles?|~/\.aws/credentials|id_rsa|private\skey)\b[^.\n]{0,60}?\b(?:into|to|at|on)\s[^.\n]{0,40}?(?:https?://|\b(?:[a-z0-9-]+\.)+(?:com|net|io|dev|org|app|xyz|site)\b)",
+            // Version 17: a key or a password asked for in a reply to an
+            // address: the key itself, not its id or its last characters.
+            r"\breply\s(?:to\s)?[\w.+-]+@[\w-]+\.[\w.]+\s(?:\w+\s){0,2}?with\s(?:your|their)\s(?:current\s|full\s|root\s|admin\s){0,2}(?:api\skeys?|passwords?|secret\skeys?|private\skeys?|access\stokens?)(?:\s(?:and|within|to|by|in|before|for)\b|[.,;:!]|$)",
             // Version 16: what prints a credential, piped to the network.
             r"\b(?:gh\sauth\stoken|gcloud\s(?:\w+\s)?auth\s(?:\w+\s)?print-(?:access|identity)-token|az\saccount\sget-access-token|aws\s(?:configure\s(?:get|export-credentials)|sts\sget-session-token|ecr\sget-login-password)|kubectl\s(?:\S+\s){0,4}?get\ssecrets?|vault\s(?:read|kv\sget)|heroku\sauth:token|npm\stoken|git\scredential\sfill|cat\s(?:[^\n|;]{0,80}?)(?:\.env|id_(?:rsa|ed25519|ecdsa|dsa)|\.aws/credentials|credentials(?:\.json)?|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.kube/config|\.docker/config\.json|token))(?:\s[^\n|;]{0,40})?\s?\|\s?(?:base64\s(?:-w\s?0\s)?\|\s?)?(?:curl|wget|nc|ncat|netcat)\b",
             r"\b(?:upload|send|post|copy|sync|exfiltrate|transfer)\s(?:the\s|this\s|your\s|my\s)?(?:entire\s|whole\s)?(?:workspace|home\sdirectory|codebase|working\sdirectory|entire\srepository|whole\srepository)\sto\s(?:https?://|[a-z0-9-]+\.[a-z]{2,}|ftp)",
