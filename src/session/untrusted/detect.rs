@@ -6,6 +6,7 @@
 //! by window. Hidden characters and terminal escapes are found by a scan
 //! of the text as it came.
 
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
@@ -89,7 +90,7 @@ fn detect_plain(text: &str, plain: &str) -> Vec<Flag> {
         // made each line a sentence's start: the rules read those lines
         // with it too, and as far around them as a rule looks for what
         // must stand near (a lever just after the run).
-        for span in reach(plain, worded) {
+        for span in compiled.reach(plain, worded) {
             for flag in compiled.hits(&normalise_lines(&plain[span])) {
                 if !flags.iter().any(|known| known.rule == flag.rule) {
                     flags.push(flag);
@@ -258,6 +259,26 @@ impl Compiled {
     }
 }
 
+impl Compiled {
+    /// `spans` of `text` widened on each side by as far as any rule's
+    /// `near` reaches (its units, at most four bytes each), those that
+    /// then overlap merged.
+    fn reach(&self, text: &str, spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
+        let within = self.near.iter().flatten().map(|(_, within)| *within).max();
+        let bytes = 4 * within.unwrap_or(0);
+        let mut out: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+        for span in spans {
+            let start = text.floor_char_boundary(span.start.saturating_sub(bytes));
+            let end = text.ceil_char_boundary(span.end + bytes);
+            match out.last_mut() {
+                Some(last) if last.end >= start => last.end = end,
+                _ => out.push(start..end),
+            }
+        }
+        out
+    }
+}
+
 /// The span from `within` units before `start` to `within` after `end`.
 /// A unit is a letter of an alphabet (Latin, Greek, Cyrillic, Arabic,
 /// Hebrew: one or two bytes) or a byte of any other character (three or
@@ -399,25 +420,6 @@ pub fn normalise(text: &str) -> String {
 
 fn normalise_plain(text: &str) -> String {
     normalise_lines(&margin::strip(text).0)
-}
-
-/// Bytes around a run of lines that hold what a rule's `near` reaches:
-/// 320 units, each at most four bytes.
-const REACH: usize = 4 * 320;
-
-/// `spans` of `text` widened by [`REACH`] on each side, those that then
-/// overlap merged.
-fn reach(text: &str, spans: Vec<std::ops::Range<usize>>) -> Vec<std::ops::Range<usize>> {
-    let mut out: Vec<std::ops::Range<usize>> = Vec::with_capacity(spans.len());
-    for span in spans {
-        let start = text.floor_char_boundary(span.start.saturating_sub(REACH));
-        let end = text.ceil_char_boundary(span.end + REACH);
-        match out.last_mut() {
-            Some(last) if last.end >= start => last.end = end,
-            _ => out.push(start..end),
-        }
-    }
-    out
 }
 
 /// [`normalise_plain`] but for the margins, which `text` keeps.

@@ -28,17 +28,17 @@ pub fn strip(text: &str) -> (Cow<'_, str>, Vec<Range<usize>>) {
     if text.bytes().filter(|b| *b == b'\n').take(2).count() < 2 {
         return (Cow::Borrowed(text), worded);
     }
-    let starts: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-        .collect();
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let mut out: Option<String> = None;
-    let mut at = 0;
+    // Where `lines[at]` begins in `text`.
+    let (mut at, mut offset) = (0, 0);
     while at < lines.len() {
         let (end, margin) = run(&lines, at);
+        let end = end.max(at + 1);
+        let span = offset..offset + lines[at..end].iter().map(|line| line.len()).sum::<usize>();
+        offset = span.end;
         if end - at >= MIN_RUN && margin > 0 {
             if lines[at][..margin].chars().any(char::is_alphanumeric) {
-                let span = starts[at]..starts.get(end).copied().unwrap_or(text.len());
                 match worded.last_mut() {
                     Some(last) if last.end == span.start => last.end = span.end,
                     _ => worded.push(span),
@@ -52,7 +52,7 @@ pub fn strip(text: &str) -> (Cow<'_, str>, Vec<Range<usize>>) {
         } else if let Some(out) = out.as_mut() {
             out.extend(lines[at..end].iter().copied());
         }
-        at = end.max(at + 1);
+        at = end;
     }
     (out.map_or(Cow::Borrowed(text), Cow::Owned), worded)
 }
