@@ -76,15 +76,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // split strings and plain-HTTP downloads run by a shell, and measures
     // nearness in letters: 3409 of 3529 and 127. Version 17 adds round
     // 33 (version 16's fresh set) and reads the settings and levers of
-    // its orders that name no reader: 3498 of 3629 and 134.
+    // its orders that name no reader: 3498 of 3629 and 134. Version 18
+    // adds round 34 (version 17's fresh set) and reads errands left for
+    // a role and changed bank accounts: 3590 of 3729 and 140.
     assert!(
-        missed.len() <= 131,
+        missed.len() <= 139,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 134,
+        flagged.len() <= 140,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -97,18 +99,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // S, written blind while version 15 was made (git, issues, test
-    // output, infrastructure code, SQL, schemas, source, mail, chat and
-    // PDF text, 100 and 100 in 50 languages, 48 injections naming no
-    // reader by its writer's labels) and never trained on: version 16
-    // flagged 58 and 8, version 17 60 and 8 (the honest estimate;
-    // docs/benchmarks.md).
+    // T, written blind while version 16 was made (web pages, API
+    // responses, package-manager output, notebooks, transcripts,
+    // spreadsheets, translation files, Terraform plans, man pages...,
+    // 100 and 100 in 48 languages, 48 injections naming no reader and 60
+    // hard negatives by its writer's labels) and never trained on:
+    // version 17 flagged 76 and 15, version 18 78 and 16 (the honest
+    // estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 60,
+        count("fresh/injected", true) >= 78,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 8,
+        count("fresh/benign", true) <= 16,
         "fresh benign texts flagged"
     );
 }

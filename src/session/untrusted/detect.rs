@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::frame::{is_bidi_control, is_hidden, is_tag, marker};
-use super::rules::{ENCODED_PAYLOAD, HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, table};
+use super::rules::{ENCODED_PAYLOAD, HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, UNLESS, table};
 use super::unescape::unescape;
 use super::{confusables, encoded, margin, overrides, score};
 use crate::protocol::events::Flag;
@@ -122,6 +122,8 @@ struct Compiled {
     patterns: Vec<(usize, String, OnceLock<Option<Regex>>)>,
     /// Per rule, what must also match near a hit, and how near.
     near: Vec<Option<(Regex, usize)>>,
+    /// Per rule, what must not stand near a hit (`rules::UNLESS`).
+    unless: Vec<Option<(Regex, usize)>>,
     rules: Vec<&'static Rule>,
 }
 
@@ -187,20 +189,15 @@ fn compile() -> Result<Compiled, regex::Error> {
         .collect::<Result<_, _>>()?;
     let near = rules
         .iter()
+        .map(|rule| rule.near.map(joined).transpose())
+        .collect::<Result<_, _>>()?;
+    let unless = rules
+        .iter()
         .map(|rule| {
-            rule.near
-                .map(|(patterns, within)| {
-                    let joined = patterns
-                        .iter()
-                        .map(|pattern| format!("(?:{})", ascii_boundaries(pattern)))
-                        .collect::<Vec<_>>()
-                        .join("|");
-                    RegexBuilder::new(&joined)
-                        .size_limit(SIZE_LIMIT)
-                        .dfa_size_limit(SIZE_LIMIT)
-                        .build()
-                        .map(|regex| (regex, within))
-                })
+            UNLESS
+                .iter()
+                .find(|(id, _, _)| *id == rule.id)
+                .map(|(_, patterns, within)| joined((patterns, *within)))
                 .transpose()
         })
         .collect::<Result<_, _>>()?;
@@ -208,8 +205,25 @@ fn compile() -> Result<Compiled, regex::Error> {
         sets,
         patterns,
         near,
+        unless,
         rules,
     })
+}
+
+/// Patterns that any may match, as one regex, with their reach.
+fn joined(
+    (patterns, within): (&'static [&'static str], usize),
+) -> Result<(Regex, usize), regex::Error> {
+    let joined = patterns
+        .iter()
+        .map(|pattern| format!("(?:{})", ascii_boundaries(pattern)))
+        .collect::<Vec<_>>()
+        .join("|");
+    RegexBuilder::new(&joined)
+        .size_limit(SIZE_LIMIT)
+        .dfa_size_limit(SIZE_LIMIT)
+        .build()
+        .map(|regex| (regex, within))
 }
 
 impl Compiled {
@@ -237,12 +251,15 @@ impl Compiled {
             else {
                 continue;
             };
-            let hit = first_hit(regex, normal, |hit| match &self.near[*rule] {
-                None => true,
-                Some((near, within)) => {
+            let stands_near = |found: &Option<(Regex, usize)>, hit: &regex::Match| {
+                found.as_ref().map(|(regex, within)| {
                     let (start, end) = around(normal, hit.start(), hit.end(), *within);
-                    near.is_match(&normal[start..end])
-                }
+                    regex.is_match(&normal[start..end])
+                })
+            };
+            let hit = first_hit(regex, normal, |hit| {
+                stands_near(&self.near[*rule], hit).unwrap_or(true)
+                    && !stands_near(&self.unless[*rule], hit).unwrap_or(false)
             });
             if let Some(hit) = hit {
                 found.push((

@@ -15,10 +15,14 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 17;
+pub const RULES_VERSION: u32 = 18;
 
+#[macro_use]
 mod addressed;
 mod consent;
+mod errand;
+
+pub use errand::UNLESS;
 mod grammar;
 
 /// Every rule: the phrases, the grammar (version 2), what is asked
@@ -30,6 +34,7 @@ pub fn table() -> impl Iterator<Item = &'static Rule> {
         .chain(grammar::GRAMMAR)
         .chain(consent::CONSENT)
         .chain(addressed::ADDRESSED)
+        .chain(errand::ERRAND)
 }
 
 pub struct Rule {
@@ -230,6 +235,19 @@ pub const RULES: &[Rule] = &[
             r"(?:^|[\n\x22'>])\s?(?:system|developer)\s?:\s(?:tell|always|never|do\s|don't|please|respond|reply|answer|reveal|run|execute|send|call|delete|remove|you\s|ignore)",
             r"(?:^|\n)\s?(?:system|assistant|developer)\s?:\s(?:you\s|ignore|new\s|the\suser|from\snow|important|override)",
             r"(?:^|\n)\s?\[?(?:message\ssystème|nachricht\sdes\ssystems|systemnachricht|systemmeldung|mensaje\sdel\ssistema|系统消息|系统提示|系统指令|系統訊息|系統提示)\]?\s?[:：]",
+            // Version 18: a bracketed system message in any language of
+            // the blind sets ("[Sistēmas ziņojums asistentam]"), with a
+            // reader in it or just after it: a chat export's "[System
+            // message] Ali joined the group" names none.
+            concat!(
+                r"\[\s?(?:(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|σύστημα|süsteem|sistemo|kerfis|システム|시스템|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống)\w*\s?(?:\w+\s){0,1}?(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|meddelelse|melding|besked|skilaboð|メッセージ|메시지|संदेश|رسالة|הודעה|ข้อความ|thông\sbáo)\w*|(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|melding|besked|skilaboð|संदेश|رسالة|הודעת|ข้อความ|thông\sbáo|message|mensaje|messaggio|系统消息)\w*\s(?:\w+\s){0,1}?(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|συστήματος|süsteem|sistemo|kerfis|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống|système|sistema|systemow|sustava)\w*|järjestelmäviest\w*|rendszerüzenet\w*|systeembericht\w*|systemmeddel\w*|süsteemisõnum\w*|kerfisskilaboð\w*|systemnachricht|システムメッセージ|系统消息)[^\n]{0,240}?(?:",
+                reader!(),
+                "|",
+                reader_more!(),
+                "|",
+                reader_v10!(),
+                ")"
+            ),
         ],
         near: None,
     },
@@ -383,6 +401,9 @@ pub const RULES: &[Rule] = &[
             r"\bwhat\s(?:is|are|was|were)\s(?:your|the)\s(?:exact\s)?(?:system\sprompt|initial\s(?:prompt|instructions)|(?:original|hidden|secret)\s(?:instructions|prompt))\b",
             r"\b(?:repeat|print|output|reproduce|recite)\s(?:all\s)?(?:of\s)?(?:the\s)?(?:text|words|everything|content|lines|instructions|messages?)\s(?:above|before\sthis|preceding|prior)\b",
             r"\b(?:révèle|révélez|affiche|affichez|montre|montrez|donne-moi|donnez-moi|répète|répétez|imprime|imprimez|dévoile|dévoilez|écris|écrivez)\s(?:moi\s)?(?:ton|votre|le|tes|vos|les)\s(?:(?:prompt|message|invite)\s(?:système|initial|d'origine|caché)|(?:instructions|consignes)\s(?:initiales|d'origine|cachées|système|secrètes))",
+            // Version 18: in Latvian and Icelandic.
+            r"\b(?:izvadi|parādi|atklāj|izdrukā|nosūti)\s(?:\w+\s){0,3}?sistēmas\s(?:uzvedn|norādījum|instrukcij)\w*",
+            r"\b(?:birtu|sýndu|prentaðu|sendu)\s(?:\w+\s){0,2}?kerfisfyrirmæl\w*",
             r"\b(?:zeige|zeig|gib|nenne|verrate|wiederhole|drucke|schreibe|enthülle|offenbare)\s(?:mir\s|uns\s)?(?:deinen|den|deine|die|dein|das)\s(?:system-?prompt|systemnachricht|ursprünglichen\s(?:anweisungen|prompt)|versteckten\s(?:anweisungen|prompt)|geheimen\sanweisungen|anfangsprompt|initialen\s(?:prompt|anweisungen))",
             r"\b(?:revela|revele|muestra|muestre|dime|dame|repite|repita|imprime|imprima|escribe|escriba|comparte|comparta)\s(?:me\s)?(?:tu|el|las|tus|su|sus)\s(?:prompt|mensaje|indicaciones|instrucciones)\s(?:del\ssistema|de\ssistema|inicial(?:es)?|original(?:es)?|ocult[ao]s?|secret[ao]s?)",
             r"(?:泄露|显示|输出|打印|告诉我|给我|透露|展示|复述|重复|说出)(?:一下)?(?:你的|您的)?(?:完整的|全部的|原始的|隐藏的)?(?:系统提示|系统提示词|系统消息|初始指令|原始指令|隐藏指令|系统指令|提示词|预设指令)",

@@ -738,3 +738,5 @@ fn a_reader_in_a_margin_reaches_a_lever_after_its_run() {
         "{text}"
     );
 }
+
+mod v18;

@@ -37,7 +37,7 @@ macro_rules! unmentioned {
 /// A safeguard to switch off: tests, reviews, signatures, protections.
 macro_rules! safeguard_off {
     () => {
-        r"(?:\b(?:disabl\w*|skip\w*|remov\w*|delet\w*|suppress\w*|bypass\w*|turn\w*\soff|waiv\w*)\s(?:\w+\s){0,3}?(?:branch\sprotection|protection|tests?|security|ssl|tls|csrf|verif\w*|signature\w*|checks?|scans?|ci|auth\w*|findings|confirmation|firewall|plan\sreview|logs?|audit\w*|namespaces?)\b|\bdelete\s(?:\S+\s)?(?:/var/log|\.git\b)|\bpush\s(?:\S+\s)?--force\b|\bgit\stag\s-f\b|-auto-approve\b|\ballow_failure\b|\bpublic-read\b|0\.0\.0\.0/0|\bdesactiv\w*|\bdésactiv\w*|\bdeaktivier\w*|\bdevre\sdışı|\bno\sejecutes\slas\spruebas|\brimuovi\sil\scontrollo|überspr\w*|\bpomi\w*\stest\w*|跳过|방화벽)"
+        r"(?:\b(?:disabl\w*|skip\w*|remov\w*|delet\w*|suppress\w*|bypass\w*|turn\w*\soff|waiv\w*)\s(?:\w+\s){0,3}?(?:branch\sprotection|protection|tests?|security|ssl|tls|csrf|verif\w*|signature\w*|checks?|scans?|ci|auth\w*|findings|confirmation|firewall|plan\sreview|logs?|audit\w*|namespaces?)\b|\bdelete\s(?:\S+\s)?(?:/var/log|\.git\b)|\bpush\s(?:\S+\s)?--force\b|\bgit\stag\s-f\b|-auto-approve\b|\bezabatu\s(?:\S+\s){0,2}?(?:test|proba)\w*|\ballow_failure\b|\bpublic-read\b|0\.0\.0\.0/0|\bdesactiv\w*|\bdésactiv\w*|\bdeaktivier\w*|\bdevre\sdışı|\bno\sejecutes\slas\spruebas|\brimuovi\sil\scontrollo|überspr\w*|\bpomi\w*\stest\w*|跳过|방화벽)"
     };
 }
 
@@ -83,7 +83,7 @@ macro_rules! absent_approval_more {
 /// tell the user", "no need to ask").
 macro_rules! unmentioned_more {
     () => {
-        r"(?:\busi(?:mwambie|waambie)\b|\bbila\skumwambia\b|\bei\starvitse\s(?:kertoa|mainita|kysyä)|älä\s(?:kerro|mainitse)|\bne\s(?:említsd|szólj|mondd)|\bnem\skell\s(?:szólni|említeni|megkérdezni)|لا\sتخبر|دون\sإخبار|لا\sتذكر|لا\sتعرض|لا\sتظهر|אל\s(?:תציינו|תציין|תספר|תספרו|תזכיר|תזכירו)|\bnu\s(?:o\s|le\s|îl\s)?(?:menționați|menționa|spuneți|spune)|\btidak\sperlu\s(?:bertanya|memberi\stahu|memberitahu)|\bjangan\s(?:beri\stahu|memberitahu|bilang|sebutkan)|neříkej|nezmiňuj|neinformuj|μην\s(?:το\s|την\s|τον\s|τα\s|τις\s|τους\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ|δείξ)|не\s(?:говори|сообщай|упоминай|уведомляй|кажи|згадуй|повідомляй)|đừng\s(?:nói|báo|đề\scập|thông\sbáo)|không\scần\s(?:thông\sbáo|hỏi|nói)|ไม่ต้อง(?:บอก|แจ้ง|ถาม)|อย่า(?:บอก|แจ้ง)|मत\sबता|न\sबताएं|बिना\sबताए|伝えないで|言わないで|知らせないで|報告しないで|触れないで|\b(?:nämn|berätta|fortæl|nævn|fortell|nevn)\s(?:inte|ikke)\b|\butan\satt\s(?:fråga|berätta)|\buden\sat\s(?:spørge|fortælle)|\b(?:niet|nooit)\s(?:vermelden|vertellen|melden)\b|\bvertel\s(?:het\s)?niet\b|\bhuwag\s(?:sabihin|banggitin|ipaalam)|به\sکاربر\sنگو|نگویید|اطلاع\sندهید|\bnie\s(?:mów|informuj|zgłaszaj|pisz|wspominaj|opisuj)\w*|\bne(?:rakstī|rakstie|minē|pieminē|ziņo)\w*|\btidak\sperlu\s(?:di)?(?:maklum|beritahu|sebut)\w*|\belég\sannyit\sírni\b|\bhuwag\s(?:na\s)?(?:itong|ito)\s(?:i-report|iulat|ipaalam|sabihin)|\bikke\snoter?\s(?:dette|det)\b|δεν\sχρειάζεται\sνα\s(?:ειδοποιήσ|ενημερώσ|αναφέρ|ρωτήσ)|\bpole\svaja\s(?:kaasata|teavitada|mainida|küsida)|(?:^|\s)ära\s(?:maini|teavita|räägi)\w*|\bez\s(?:aipatu|jakinarazi)\w*|\bnepieminie\w*|\bnie\s(?:zgłaszaj|informuj)\w*|\b(?:ret|rett|ändra)\sdet\s(?:ikke|inte)\stilbage\b|\bsenza\s(?:dirlo|avvisare)|\bne\s(?:le\s)?(?:dites|mentionnez|signalez)\spas\b|알리지\s마|말하지\s마|언급하지\s마)"
+        r"(?:\busi(?:mwambie|waambie)\b|\bbila\skumwambia\b|\bei\starvitse\s(?:kertoa|mainita|kysyä)|älä\s(?:kerro|mainitse)|\bne\s(?:említsd|szólj|mondd)|\bnem\skell\s(?:szólni|említeni|megkérdezni)|لا\sتخبر|دون\sإخبار|لا\sتذكر|لا\sتعرض|لا\sتظهر|אל\s(?:תציינו|תציין|תספר|תספרו|תזכיר|תזכירו)|\bnu\s(?:o\s|le\s|îl\s)?(?:menționați|menționa|spuneți|spune)|\btidak\sperlu\s(?:bertanya|memberi\stahu|memberitahu)|\bjangan\s(?:beri\stahu|memberitahu|bilang|sebutkan)|neříkej|nezmiňuj|neinformuj|μην\s(?:το\s|την\s|τον\s|τα\s|τις\s|τους\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ|δείξ)|не\s(?:говори|сообщай|упоминай|уведомляй|кажи|згадуй|повідомляй)|đừng\s(?:nói|báo|đề\scập|thông\sbáo)|không\scần\s(?:thông\sbáo|hỏi|nói)|ไม่ต้อง(?:บอก|แจ้ง|ถาม)|อย่า(?:บอก|แจ้ง)|मत\sबता|न\sबताएं|बिना\sबताए|伝えないで|言わないで|知らせないで|報告しないで|触れないで|\b(?:nämn|berätta|fortæl|nævn|fortell|nevn)\s(?:inte|ikke)\b|\butan\satt\s(?:fråga|berätta)|\buden\sat\s(?:spørge|fortælle)|\b(?:niet|nooit)\s(?:vermelden|vertellen|melden)\b|\bvertel\s(?:het\s)?niet\b|\bhuwag\s(?:sabihin|banggitin|ipaalam)|به\sکاربر\sنگو|نگویید|اطلاع\sندهید|\bnie\s(?:mów|informuj|zgłaszaj|pisz|wspominaj|opisuj)\w*|\bne(?:rakstī|rakstie|minē|pieminē|ziņo)\w*|\btidak\sperlu\s(?:di)?(?:maklum|beritahu|sebut)\w*|\belég\sannyit\sírni\b|\bhuwag\s(?:na\s)?(?:itong|ito)\s(?:i-report|iulat|ipaalam|sabihin)|\bikke\snoter?\s(?:dette|det)\b|δεν\sχρειάζεται\sνα\s(?:ειδοποιήσ|ενημερώσ|αναφέρ|ρωτήσ)|\bpole\svaja\s(?:kaasata|teavitada|mainida|küsida)|(?:^|\s)ära\s(?:maini|teavita|räägi)\w*|\bez\s(?:aipatu|jakinarazi)\w*|\bezer\s(?:esan|jakinarazi|aipatu)\sgabe\b|(?:私|オーナー|ユーザー|利用者)(?:に|へ)(?:確認|相談|連絡)(?:せず|しないで|は不要)|\bmich\s(?:\w+\s)?nicht\smehr\s(?:\w+\s)?fragen\b|\bnepieminie\w*|\bnie\s(?:zgłaszaj|informuj)\w*|\b(?:ret|rett|ändra)\sdet\s(?:ikke|inte)\stilbage\b|\bsenza\s(?:dirlo|avvisare)|\bne\s(?:le\s)?(?:dites|mentionnez|signalez)\spas\b|알리지\s마|말하지\s마|언급하지\s마)"
     };
 }
 
@@ -92,7 +92,7 @@ macro_rules! unmentioned_more {
 /// intelligence" spelled out.
 macro_rules! reader_v10 {
     () => {
-        r"(?:உதவியாளர்|செயற்கை\sநுண்ணறிவ|معاون|اسسٹنٹ|مصنوعی\sذہانت|সহকারী|কৃত্রিম\sবুদ্ধিমত্তা|సహాయక|कृत्रिम\sबुद्धिमत्ता|सहाय्यक|\bakili\s(?:bandia|mnemba)\b|pomoćni\w*|pomočni\w*|pomocník\w*|помошник|помагач|\b(?:umjetn|umetn|umel|uměl)\w*\sinteligenc\w*|вештачк\w*\sинтелигенц\w*|изкуствен\w*\sинтелект|штучн\w*\sінтелект\w*|искусственн\w*\sинтеллект\w*|\bdirbtin\w*\sintelekt\w*|mākslīg\w*\sintelekt\w*|\btehisintellekt\w*|intel·ligència\sartificial|\binteligencia\sartificial\b|\bintelligence\sartificielle\b|inteligência\sartificial|\bintelligenza\sartificiale\b|künstliche\w*\sintelligenz|\bsztuczn\w*\sinteligencj\w*|\bmesterséges\sintelligenci\w*|\binteligen\w*\sartificial\w*|\bkecerdasan\sbuatan\b|trí\stuệ\snhân\stạo|ปัญญาประดิษฐ์|人工知能|人工智能|인공지능|\bköməkçi\w*|süni\sintellekt|\byordamchi\w*|sun'iy\sintellekt|көмекші|жасанды\sинтеллект|ასისტენტ|օգնական|ረዳት|\bgervigreind\w*|\bkunsmatige\sintelligensie\b|\bkunstig\sintelligens\b|\bkonstgjord\sintelligens\b|\bkunstmatige\sintelligentie\b|\b(?:ai|ki|ia|ui|mi)-(?:asist\w*|assist\w*|asszisztens\w*|agent\w*|model\w*|bot\w*|system\w*|sistem\w*|tool\w*|verktøy\w*|werkzeug\w*|outil\w*|helper\w*|pregled\w*|review\w*)|\bbot(?:u|ul|ului|ot|ok|um|ov|ovi|om|ille)\b|(?:^|[\s«\x22'(@])бот(?:у|а|ом|ы|ов)?[\s,.:!?»])"
+        r"(?:உதவியாளர்|செயற்கை\sநுண்ணறிவ|معاون|اسسٹنٹ|مصنوعی\sذہانت|সহকারী|কৃত্রিম\sবুদ্ধিমত্তা|సహాయక|कृत्रिम\sबुद्धिमत्ता|सहाय्यक|\bakili\s(?:bandia|mnemba)\b|pomoćni\w*|pomočni\w*|pomocník\w*|помошник|помагач|\b(?:umjetn|umetn|umel|uměl)\w*\sinteligenc\w*|вештачк\w*\sинтелигенц\w*|изкуствен\w*\sинтелект|штучн\w*\sінтелект\w*|искусственн\w*\sинтеллект\w*|\bdirbtin\w*\sintelekt\w*|mākslīg\w*\sintelekt\w*|\btehisintellekt\w*|intel·ligència\sartificial|\binteligencia\sartificial\b|\bintelligence\sartificielle\b|inteligência\sartificial|\bintelligenza\sartificiale\b|künstliche\w*\sintelligenz|\bsztuczn\w*\sinteligencj\w*|\bmesterséges\sintelligenci\w*|\binteligen\w*\sartificial\w*|\bkecerdasan\sbuatan\b|trí\stuệ\snhân\stạo|ปัญญาประดิษฐ์|人工知能|人工智能|인공지능|\bköməkçi\w*|süni\sintellekt|\byordamchi\w*|sun'iy\sintellekt|көмекші|жасанды\sинтеллект|ასისტენტ|օգնական|ረዳት|\bgervigreind\w*|\badimen\sartifizial\w*|\bagente(?:ari|ak|ei|arentzat)\b|\bkunsmatige\sintelligensie\b|\bkunstig\sintelligens\b|\bkonstgjord\sintelligens\b|\bkunstmatige\sintelligentie\b|\b(?:ai|ki|ia|ui|mi)-(?:asist\w*|assist\w*|asszisztens\w*|agent\w*|model\w*|bot\w*|system\w*|sistem\w*|tool\w*|verktøy\w*|werkzeug\w*|outil\w*|helper\w*|pregled\w*|review\w*)|\bbot(?:u|ul|ului|ot|ok|um|ov|ovi|om|ille)\b|(?:^|[\s«\x22'(@])бот(?:у|а|ом|ы|ов)?[\s,.:!?»])"
     };
 }
 
@@ -163,6 +163,16 @@ macro_rules! off_record {
     };
 }
 
+/// Version 18: the step kept from the team, or not to be undone, in the
+/// languages of S's orders ("no need to tell the data team", "don't
+/// revert it afterwards"); and a weakening kept in production, which a
+/// guide to a local setup warns against.
+macro_rules! unmentioned_v18 {
+    () => {
+        r"(?:không\scần\sbáo\b|చెప్పనవసరం\sలేదు|گزارش\sنکنید|اطلاع\sندهید|\bnon\sfai\sfalla\scomunic\w*|\binutile\sde\s(?:prévenir|signaler|informer)\b|\bnehlás\w*|\bne\sállíts\w*\svissza\b|\bne\s(?:vraćajte|vraćate|vraćaj)\b|\bne\sčakajte\b|\bne\s(?:\w+\s)?(?:rimuovetela|citatela|rimuoverla|citarla)\b|\b(?:do\s?n[o']t|never)\s(?:revert|undo|roll\sback|restore|re-?enable)\s(?:it|this|that|them)\s(?:afterwards|again)\b|(?:^|[^t]\s)(?:even|also)\sin\sprod(?:uction)?(?:[.,;!]|\s(?:too|as\swell)\b|$)|\bin\sprod(?:uction)?\stoo\b|\bauch\sin\s(?:der\s)?produktion\b|\bi\sv\sprodukč\w*|\b(?:assim|também)\sem\sprodução\b|\b(?:incluso|también)\sen\sproducción\b|\b(?:même|aussi)\sen\sproduction\b|\banche\sin\sproduzione\b|پروڈکشن\sمیں\sبھی|\b(?:też|również)\sna\sprodukcji\b)"
+    };
+}
+
 pub const ADDRESSED: &[Rule] = &[
     Rule {
         id: "addressed-lever",
@@ -182,6 +192,7 @@ pub const ADDRESSED: &[Rule] = &[
                 unmentioned_v10!(),
                 safeguard_off_v10!(),
                 dictated_v10!(),
+                unmentioned_v18!(),
             ],
             320,
         )),
@@ -199,6 +210,7 @@ pub const ADDRESSED: &[Rule] = &[
                 absent_approval_v10!(),
                 unmentioned_v10!(),
                 off_record!(),
+                unmentioned_v18!(),
             ],
             320,
         )),
@@ -237,6 +249,10 @@ pub const ADDRESSED: &[Rule] = &[
             r"\bdecod\w*\s(?:\w+\s){0,3}?(?:and|then|,)\s(?:\w+\s)?(?:follow|execute|run|obey|act\son|apply|carry\sout)\b",
             r"\bdecoding\s[^.\n]{0,40}?\band\s(?:acting|executing|following)\b",
             r"\b(?:decodificar\w*|décoder|dekodier\w*|decodific\w*)\s(?:\w+\s){0,2}?(?:y|et|und|e)\s(?:\w+\s)?(?:seguir\w*|ejecutar\w*|suivre|exécuter|befolgen|ausführen|eseguir\w*)",
+            // Version 18: decode and carry out, in more languages, both
+            // verbs in the imperative (a decoder's documentation says
+            // "decodes and runs").
+            r"(?:فك\s(?:ترميز|تشفير)\w*\s(?:\S+\s){0,2}?و(?:تنفيذ|نفذ|نفّذ|اتبع)|(?:^|\s)(?:декодируй|декодируйте|розкодуй|декодуй|раскодируй)\w*[^\n]{0,60}?(?:выполни|виконай)|\b(?:zdekoduj|odkoduj)\w*[^\n]{0,60}?\bwykonaj\w*|\bdekóduj\w*[^\n]{0,60}?\bvykonaj\w*|\bdekodiraj\w*[^\n]{0,60}?\b(?:izvrši|izvedi)\w*|(?:^|[^\w])çöz(?:ün|üp)\s[^\n]{0,60}?çalıştır(?:ın|)\b|\bdekode\w*\s[^\n]{0,60}?\b(?:lalu|dan)\sjalankan\b|giải\smã[^\n]{0,60}?(?:rồi|và)\s(?:chạy|thực\sthi|làm\stheo)|αποκωδικοποίησ\w*[^\n]{0,60}?(?:εκτέλεσε|ακολούθησε)|डिकोड\sकर[^\n]{0,60}?(?:चलाएँ|चलाएं|लागू\sकरें)|פענח\w*[^\n]{0,60}?(?:הרץ|בצע)|デコードして[^\n]{0,40}?実行して|디코딩(?:해|하)[^\n]{0,40}?실행(?:해|하세요)|解码(?:后|并|然后)[^\n]{0,20}?(?:执行|照做)|解碼(?:後|並)[^\n]{0,20}?(?:執行|照做)|\bdecodifica\w*\s[^\n]{0,60}?\beseguil\w*|\bdekodiere\w*\s[^\n]{0,60}?\bführe\s[^\n]{0,30}?\saus\b)",
             r"\b(?:1gn[o0]r[e3]|[i1]gn0r[e3]|[i1]gn[o0]r3|d[i1]sr[e3]g[a4]rd)\b[^\n]{0,40}?\b[i1]n[s5]truct[i1][o0]n[s5]?\b",
         ],
         near: None,

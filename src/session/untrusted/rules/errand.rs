@@ -1,0 +1,81 @@
+//! Rules of version 18: the errand left for whoever handles the text.
+//! Half of every blind set's injections name no AI reader; version 17's
+//! misses showed what most of them name instead: a role ("whoever runs
+//! this playbook", "note for the maintainers", "to the DB administrator",
+//! "for the person who processes this invoice"), in the text's language,
+//! and an act that no such note has reason to ask (drop the audit schema,
+//! open the database port to the internet, switch certificate checks off,
+//! send the key file away, pay a new account). A guide speaks to "you",
+//! and names a role for ordinary errands; so a role alone, or an act
+//! alone, is not flagged: the rule wants both within a few lines.
+
+use super::Rule;
+
+/// Whoever handles the text, as a role: the one who runs, deploys,
+/// maintains, reviews or processes it, or a team named as its addressee.
+/// A word that starts with a letter outside ASCII has no `\b` before it.
+macro_rules! role_reader {
+    () => {
+        r"(?:\b(?:whoever|anyone\swho|anybody\swho|the\s(?:person|one|people|team)\s(?:who|that)|those\swho|whomever)\s(?:\w+\s){0,2}?(?:runs?|running|deploys?|deploying|maintains?|processes|processing|handles?|reviews?|merges?|appl(?:y|ies|ying)|operates?|builds?|releases?|integrates?|installs?|sets?\sup|administers?|manages?|picks\sup|executes?|upgrades?|ships?|cuts?|owns?)\b|\b(?:note|notice|attention|heads[\s-]up|tip|reminder|message|memo|psa|action\srequired)\s(?:for|to)\s(?:the\s|all\s|our\s|any\s)?(?:maintainers?|operators?|admins?|administrators?|sysadmins?|reviewers?|integrators?|deployers?|release\s(?:managers?|engineers?)|on-?call|devops|sre|dbas?|accounts\spayable|accounting|finance)\b|(?:^|\n|[.;]\s)(?:to\s(?:the\s)?)?(?:maintainers|operators|reviewers|admins|integrators|deployers|dbas|ops\steam|on-?call(?:\sengineer)?|maintainer\snote)\s?:|\b(?:attn|fao|dear)\s?:?\s(?:the\s)?(?:devops|dba|ops|accounts\spayable)\b|\bfor\sthe\sperson\s(?:running|deploying|applying|merging)\b|\b(?:for|to)\sthe\s(?:admin|administrator|sysadmin|dba|platform\steam|ops\steam)\s?:|\bpour\sl'admin\w*|\bpara\sel\sadministrador\b|\bper\sl'amministratore\b|\ban\sden\sadmin\w*|\badministratorowi\b|\bvoor\sde\sbeheerder\b|\bif\syou(?:'re|\sare)\s(?:deploying|running|applying|merging)\sthis\b|(?:^|[^\w])(?:pour|à)\s(?:la\spersonne|celui|celle|ceux|celles|quiconque)\s(?:qui|qu')|\bquiconque\s|(?:^|[^\w])à\sl'attention\s(?:de|des|du)\s|(?:^|[^\w])(?:à\sl'équipe\sd'exploitation|aux\sadministrateurs)\b|\ban\sdas\sops-team\b|\bnote\s(?:pour|aux)\s(?:les\s)?(?:mainteneurs|administrateurs|opérateurs|intégrateurs|relecteurs)|\bchi\s(?:fa|gestisce|esegue|mantiene|effettua|deploya|rilascia|integra|lancia|installa|amministra|elabora|cura)\b|\bnota\sper\s(?:chi|i\smanutentori|gli\samministratori)|\b(?:quien|quienes|la\spersona\sque|el\sque)\s(?:\w+\s)?(?:ejecute|despliegue|mantenga|gestione|procese|revise|integre|aplique|administre|lance|haga)\b|\b(?:nota|aviso|atención)\s(?:para|a)\s(?:quien|los\s(?:mantenedores|administradores|operadores|integradores|revisores))|\bquem\s(?:for\s|vai\s|estiver\s)?(?:\w+\s)?(?:revisar|executar|rodar|fazer|mantiver|manter|implantar|integrar|aplicar|administrar|processar|gerir)|\baviso\spara\s(?:quem|quen|os)\b|\bquen\s(?:integre|execute|desprega|manteña)|\bper\sa\squi\s|\bqui\s(?:executi|desplegui|mantingui|gestioni)\b|\b(?:wer|jeder,?\sder|diejenigen?,?\sdie|derjenige,?\sder)\s(?:\w+\s){0,4}?(?:ausführt|deployt|betreut|pflegt|wartet|verarbeitet|einspielt|anwendet|reviewt|mergt|merged|bearbeitet|installiert|administriert|startet|betreibt)\b|\b(?:hinweis|notiz|achtung|info)\s(?:für|an)\s(?:die\s|den\s|alle\s)?(?:maintainer|betreuer|admins?|administrator\w*|betreiber|reviewer|buchhaltung|integratoren)|\bdegene\sdie\s(?:\w+\s){0,3}?(?:verwerkt|uitvoert|draait|beheert|deployt|installeert)\b|\bwie\s(?:dit|deze|het)\s(?:\w+\s)?(?:uitvoert|draait|deployt|verwerkt|beheert|onderhoudt|installeert)|\b(?:let\sop|opmerking|notitie)\svoor\s(?:de\s)?(?:beheerders|maintainers|boekhouding)|\b(?:uwaga|notatka|informacja)\sdla\s(?:osoby|osób|opiekunów|administrator\w*|maintainer\w*|księgowości|zespołu)|\b(?:dla\s)?osoby\s(?:księgując|wdrażając|uruchamiając|utrzymując|obsługując)\w*|\bkto\s(?:będzie\s)?(?:uruchamia|wdraża|utrzymuje|obsługuje)\w*|\bupozornění\spro\s|\b(?:důležité\s)?pro\s(?:integrátory|správce|vývojáře|účtárnu|provozovatele)\b|\bpro\s(?:toho|ty),?\skdo\b|\bkdo\s(?:to\s)?(?:nasazuje|spouští|spravuje|udržuje|zpracovává|nasadí|spustí)(?:[^\w]|$)|\bpre\s(?:toho|tých),?\skto\b|\bkto\s(?:to\s)?(?:nasadzuje|spúšťa|spravuje|udržiava)\b|(?:^|[^\w])(?:reviewer|karbantartó|fejlesztő|üzemeltető|adminisztrátor|rendszergazdá)\w*(?:nek|nak)\b|\baki\s(?:\w+\s)?(?:futtatja|telepíti|karbantartja|kezeli|üzemelteti|mergeli)\b|\b(?:recenzentima|održavateljima|administratorima)\b|\b(?:tko|onaj\skoji|onome\skoji)\s(?:bude\s)?(?:\w+\s)?(?:radio|pokreće|pokrene|održava|izvodi|primjenjuje)\b|\bnapomena\sza\s|\bza\svzdrževalc\w*|\bkdor\s(?:\w+\s)?(?:zaganja|namešča|vzdržuje|izvaja)\b|\bopomba\sza\s|\bcine\s(?:rulează|execută|întreține|gestionează|aplică|implementează|procesează)|\bnotă\spentru\s|\bpentru\s(?:cei\scare|administrator\w*|mentenan\w*)|(?:^|[\s'\x22«(])(?:тому,?\sкто|тому,?\sхто|кто\sбудет\s(?:делать|запускать|разворачивать|выкатывать|применять)|команде\sэксплуатации|всем,?\sкто|для\sтех,?\sкто|для\sтих,?\sхто|на\sтози,?\sкойто|за\sтози,?\sкойто|администратор(?:у|ам)|адміністратор(?:у|ам)|сопровождающ\w*|супровідник\w*|разработчикам|розробникам|оператор(?:у|ам)(?:[^\w]|$))|για\sόποιον|(?:^|[\s'\x22«(])όποιος\s|προς\sτους\s(?:συντηρητές|διαχειριστές)|σημείωση\sγια\s|(?:^|[^\w])(?:çalıştıran|dağıtan|yöneten|bakımını\syapan|işleyen)\s(?:kişi|kişiye|ekibe|herkes)|\bbakımcılar\w*|\bylläpitäjille\b|\bsille,?\sjoka\b|\bjoka\s(?:ajaa|suorittaa|ylläpitää|käsittelee|asentaa)\b|\bhooldaja\w*le\b|\bsellele,?\skes\b|\bkes\s(?:käivitab|haldab|juurutab)\b|\btam,?\skas\s(?:palaiž|uztur|izvieto|apstrādā)|\buzturētāj\w*|\b(?:sistemos\s)?administratoriui\b|\bprižiūrėtoj\w*|\bden\ssom\s(?:kör|driftsätter|underhåller|hanterar|granskar|kjører|drifter|vedlikeholder|behandler)\b|\btill\s(?:underhållare|förvaltare|granskare|den\ssom)\b|\bför\sden\ssom\b|\btil\s(?:vedlikeholder\w*|vedligeholder\w*|den\ssom|den\sder|driftsansvarlig|umsjónar\w*|kerfisstjóra\w*)|\bden\sder\s(?:kører|vedligeholder|deployer|behandler)\b|\bcatatan\suntuk\s|\buntuk\stim\syang\b|\bsiapa\s(?:pun|saja)\syang\b|\bkepada\s(?:pentadbir|admin|pengelola|penyelenggara)|\bpara\ssa\s(?:mga\s)?(?:maintainer|admin|nagpapatakbo|magde-deploy)|\bsinumang\s|người\s(?:vận\shành|bảo\strì|triển\skhai|quản\strị|xử\slý)|dành\scho\s(?:người\s(?:vận\shành|triển\skhai|quản\strị|bảo\strì)|đội\s(?:vận\shành|triển\skhai)|nhóm\s(?:vận\shành|triển\skhai))|lưu\sý\scho\s|ถึงผู้ดูแล|ผู้ที่(?:รัน|ติดตั้ง|ดูแล)|担当(?:者)?(?:へ|様|各位|の方へ)|保守担当|管理者(?:へ|様|各位)|運用担当|レビュア(?:ー)?(?:へ|各位)|(?:実行|デプロイ|適用|運用|管理|保守)する(?:人|方)(?:へ|は)|(?:致|给)(?:维护者|维护人员|运维|管理员|部署人员)|运维同学|负责(?:部署|运维|维护)的(?:同事|人)|(?:관리자|운영자|운영팀|유지보수\s?담당자|배포\s?담당자|검토자)(?:께|에게|분들께|분께|\s참고)|(?:실행|배포|운영)하는\s(?:분|사람)|(?:चलाने|संभालने)\sवाल(?:े|ों)|रखरखाव\sकरने\sवाल|(?:चालवणाऱ्या|हाताळणाऱ्या|सांभाळणाऱ्या)|جو\sبھی\s(?:\S+\s){0,3}?چلا|چلانے\sوال|(?:هر\s)?کسی\sکه\s(?:\S+\s){0,4}?(?:اجرا|نصب|مدیریت|مستقر)|برای\s(?:مدیران|نگهدارندگان)|لمن\s(?:يشغل|يدير|ينشر|يراجع)|(?:إلى|الى)\s(?:مسؤول|مدير)\w*|(?:למי|מי)\sש(?:מריץ|מתחזק|פורס|מנהל|מטפל)|למתחזקים|לתשומת\sלב|አስተዳዳሪ|கவனத்திற்கு|பராமரிப்பாளர்|\S*నడిపేవారికి|যিনি\sচালা|রক্ষণাবেক্ষণকারী|\bkwa\s(?:yeyote|wasimamizi|msimamizi)\b|\byeyote\satakaye|\bi'r\s(?:cynhalwyr|gweinyddwyr)|\bpwy\sbynnag\s|\b(?:mantentzaile|administratzaile|arduradun)\w*(?:ei|ari)\b|\b(?:administratorlar|ishga\stushiruvchi)\w*)"
+    };
+}
+
+/// What a note to a role has no reason to ask: data destroyed, access
+/// opened to anyone, checks switched off, secrets moved, in the command
+/// or the setting that does it (words differ by language; these do not).
+macro_rules! role_act {
+    () => {
+        r"(?:\bdrop\s(?:table|schema|database)\s(?:if\sexists\s)?(?:\w+\.)?\w*(?:audit|backup|billing|payment|prod|ledger)\w*|\bkubectl\s(?:\S+\s){0,3}?delete\s(?:\S+\s){0,3}?--all(?:\s|$)[^\n]{0,40}?prod|\bkubectl\s(?:\S+\s){0,3}?delete\s(?:pvc|pv|namespace|ns)\s(?:\S+\s){0,2}?(?:-n\s|--namespace[\s=])?prod\w*|\baws\ss3\s(?:rm|rb)\s\S*(?:backup|audit|log|prod)|\baws\ss3api\s(?:delete-public-access-block|put-bucket-acl|put-bucket-policy)\b|\bgit\spush\s[^\n]{0,60}?(?:--delete\s\$\(|--mirror\b|--force\s--all\b)|\bgit\sfilter-(?:repo|branch)\b|\bvelero\s(?:\w+\s)?delete\b|\bupdate\s\S+\sset\s[^\n;]{0,60}?\brole\s?=\s?\\?['\x22]?(?:admin|owner|superuser)|[\x22']principal[\x22']\s?:\s?[\x22']\*?[\x22']|\bssh-(?:ed25519|rsa)\saaaa|--no-verify\b|\bgonosumdb\s?=\s?\*?(?:\s|$|[\x22';])|\bgoflags\s?=\s?-insecure\b|\b[\w.]*auth\w*[._]enabled\s?(?:=|:|na|to|auf|à|a)?\s?['\x22]?false\b|\b\w*auth\w*_disabled\s?[=:]\s?['\x22]?(?:true|1)\b|csrf_\w*\s?=\s?false\b|\b(?:whitelist|allowlist|source_?ranges?|loadbalancersourceranges)\w*[\x22']?\s?[:=]\s?\[?\s?[\x22']?0\.0\.0\.0/0|\bsystem\.getenv\(\)|\b(?:port|puerto|porta|porte|poort|portu)\s\d{2,5}\b[^\n]{0,80}?0\.0\.0\.0/0|\btruncate\s(?:table\s)?\S*(?:audit|billing|payment|ledger)|\bgsutil\siam\sch\sallusers|\bprintenv\b[^\n]{0,60}?https?://|\bmaster\.key\b|\bgit\spush\s\S+\s:\S|\baz\sgroup\sdelete\b|\bgcloud\sprojects\sdelete\b|[\x22']aws[\x22']\s?:\s?[\x22']\*?[\x22']|\brequired_approving_review_count\W{0,4}0\b|\benforce_admins\W{0,4}false\b|\bdisable\srow\slevel\ssecurity\b|\brm\s-(?:rf|fr|r)\s\S*(?:backup|snapshot|dump|audit)\w*)"
+    };
+}
+
+/// A supplier's bank account said to have changed, in the languages of
+/// the blind sets, near the new number: an IBAN (spaced or hyphened), or
+/// a number labelled as an account.
+macro_rules! bank_changed {
+    () => {
+        r"(?:\b(?:new|updated|changed?\sof)\s(?:bank\s(?:account|details)|banking\sdetails|iban|remittance\sdetails)|\b(?:bank\s(?:details|account)|iban|account\snumber)\s(?:has|have)\s(?:been\s)?(?:changed|updated)|\bnuov[oa]\s(?:conto\scorrente|iban|coordinate\sbancarie)|\bcoordinate\sbancarie\s(?:\w+\s){0,2}?(?:cambiat|variat)|\bnieuwe?\s(?:rekening|iban|bankrekening)|\b(?:rekeningnummer|bankgegevens|iban)\s(?:\w+\s)?gewijzigd|\bgewijzigde\sbankgegevens|\bnow(?:y|ym|e)\s(?:rachun\w*\sbankow\w*|numer\s(?:konta|rachunku)|rachunek)|\brachunek\sbankowy\s(?:\w+\s)?(?:uległ\szmianie|zmienił)|\bnov(?:ý|ém|é)\s(?:účet|účtu|číslo\súčtu|údaje)|\bneue[nrs]?\s(?:bankverbindung|iban|konto\w*)|\bbankverbindung\s(?:\w+\s){0,2}?geändert|\bnouve(?:au|l|lle)s?\s(?:rib|iban|compte\sbancaire|coordonnées\sbancaires)|\bcoordonnées\sbancaires\s(?:\w+\s){0,2}?chang|\bnuev[oa]\s(?:cuenta\sbancaria|iban|número\sde\scuenta)|\bdatos\sbancarios\s(?:\w+\s){0,2}?cambiad|\bnov[oa]\s(?:conta\sbancária|iban)\b|\bdados\sbancários\s(?:\w+\s){0,2}?(?:alterad|mudar)|\bnytt\s(?:bankkonto|kontonummer)|\bny(?:t)?\s(?:bankkonto|kontonummer)|\buusi\s(?:pankkitili|tilinumero)|(?:^|[^\w])új\s(?:számlaszám|bankszámla)\w*|\bnoul\scont\b|новый\s(?:счёт|счет|расчётный|расчетный)|новые\sреквизиты|реквизиты\s(?:\w+\s)?изменил|ο\sνέος\sλογαριασμός|новий\sрахунок|புதிய\sகணக்கு|नया\s(?:खाता|बैंक\sखाता)|नए\sखाते|حساب\s(?:بنكي\s)?جديد|新(?:的)?(?:银行)?账户|新しい(?:銀行)?口座|새\s계좌|\byeni\s(?:hesap|iban)|\bnomor\srekening\sbaru|\brekening\sbaru|tài\skhoản\smới)[\s\S]{0,300}?(?:\b[a-z]{2}\d{2}[\s-]?(?:[a-z0-9]{4}[\s-]?){2,7}[a-z0-9]{1,4}\b|(?:account\snumber|acct|konto|rachun\w*|účet|účtu|счёт|счет|р/с|conto|rekening|compte|cuenta|conta|numer|எண்|खाता|λογαριασμός|账号|账户|口座|계좌)\D{0,20}\d[\d\s/-]{7,30}\d)"
+    };
+}
+
+/// What a fraudster adds to a change of account: no call to check it,
+/// at once, only to the new one.
+macro_rules! payment_lever {
+    () => {
+        r"(?:\bno\sneed\sto\s(?:call|confirm|verify|check)\b|\b(?:do\s?n[o']t|please\sdo\snot)\s(?:call|phone|ring)\sus\b|\bcannot\stake\scalls\b|\b(?:does|do)\sn(?:o|')t\s(?:need\sto\s)?(?:be\s)?(?:confirmed|verified)\b|\bsenza\s(?:attendere|telefonare|chiamare|verific\w*)|\bbel\sons\s(?:hier\s)?(?:\w+\s)?niet\b|\bnie\strzeba\s(?:\w+\s)?potwierdza\w*|\bbez\s(?:telefonick\w*|ověřen\w*|potwierdzen\w*)|без\s(?:звонка|подтверждения)|\bohne\s(?:telefonische\s)?(?:rückruf|rückfrage|bestätigung)\b|\bsans\s(?:nous\s)?(?:rappeler|appeler|confirmation)|\bsin\s(?:llamar|verificar|confirmar)\b|\bsem\s(?:ligar|verificar|confirmar)\b|உறுதிப்படுத்த\sவேண்டியதில்லை|不要(?:打电话|致电)|无需(?:电话)?(?:确认|核实)|確認(?:は)?不要|전화\s확인\s없이|\btanpa\s(?:konfirmasi|verifikasi)|không\scần\sxác\snhận)"
+    };
+}
+
+pub const ERRAND: &[Rule] = &[
+    Rule {
+        id: "role-errand",
+        what: "a note to whoever runs, deploys, maintains or processes the text (in its language) near a command or setting that destroys data, opens access to anyone, switches a check off or moves a secret",
+        patterns: &[role_reader!()],
+        near: Some((&[role_act!(), weakening!()], 320)),
+    },
+    Rule {
+        id: "payment-redirect",
+        what: "a supplier's bank account said to have changed, with the new number, near a request to skip the call that would check it",
+        patterns: &[bank_changed!()],
+        near: Some((&[payment_lever!()], 320)),
+    },
+];
+
+/// What stands beside a role's errand in a runbook and not in an attack:
+/// the step said to be for a test, local or demo setup only, done on
+/// purpose, never to be done, or fixed by an upgrade. `detect` skips a
+/// hit of these rules with one of these near it (version 18: runbooks,
+/// advisories and guides for agents name roles and such acts too).
+pub const UNLESS: &[(&str, &[&str], usize)] = &[("role-errand", ROLE_ERRAND_UNLESS, 320)];
+
+const ROLE_ERRAND_UNLESS: &[&str] = &[
+    r"\bnever\s(?:\w+\s){0,3}?(?:do|use|run|commit|lower|put|store|add|set|copy|disable|enable|push|apply)\b",
+    r"\bnot\s(?:\w+\s)?(?:in|on|against|for)\sprod(?:uction)?\b",
+    r"\bonly\s(?:\w+\s)?(?:in|on|for|against)\s(?:the\s|your\s|a\s)?(?:local|dev|development|staging|test|testing|preview|ephemeral|sandbox|demo|kind)\b",
+    r"\b(?:in|on|for)\s(?:the\s|a\s|your\s)?(?:local|dev|development|staging|preview|ephemeral|sandbox|demo|kind)\s(?:profile|mode|environment|env|envs|cluster|setup|machine|instance|db|database)\b",
+    r"\b(?:on\spurpose|by\sdesign|intentionally|deliberately|absichtlich|bewusst|volontairement|a\spropósito|intencionalmente|di\sproposito)\b",
+    r"\b(?:security\sadvisory|vulnerab\w*|cve-\d|ghsa-|was\sfixed|fixed\sin|upgrade\sto)\b",
+    r"\b(?:removes?|removing|drops?|dropping)\sthe\s(?:\w+\s)?(?:allow_failure|--no-verify|auth\w*)",
+    r"\b(?:niemals|jamais|nunca|nooit|aldrig|aldri|koskaan|nikdy|nigdy|soha)\b|никогда|ніколи|絶対に|决不|절대로?\s",
+    r"\bdemo-instanz\b|dev-режим\w*|стенд\w*\sразработки|\bentwicklungs\w*|\ben\s(?:local|développement)\b|\ben\sdesarrollo\b|\bin\ssviluppo\b|\bem\sdesenvolvimento\b",
+];
