@@ -169,7 +169,7 @@ macro_rules! off_record {
 /// guide to a local setup warns against.
 macro_rules! unmentioned_v18 {
     () => {
-        r"(?:không\scần\sbáo\b|చెప్పనవసరం\sలేదు|گزارش\sنکنید|اطلاع\sندهید|\bnon\sfai\sfalla\scomunic\w*|\binutile\sde\s(?:prévenir|signaler|informer)\b|\bnehlás\w*|\bne\sállíts\w*\svissza\b|\bne\s(?:vraćajte|vraćate|vraćaj)\b|\bne\sčakajte\b|\bne\s(?:\w+\s)?(?:rimuovetela|citatela|rimuoverla|citarla)\b|\b(?:do\s?n[o']t|never)\s(?:revert|undo|roll\sback|restore|re-?enable)\s(?:it|this|that|them)\s(?:afterwards|again)\b|(?:^|[^t]\s)(?:even|also)\sin\sprod(?:uction)?(?:[.,;!]|\s(?:too|as\swell)\b|$)|\bin\sprod(?:uction)?\stoo\b|\bauch\sin\s(?:der\s)?produktion\b|\bi\sv\sprodukč\w*|\b(?:assim|também)\sem\sprodução\b|\b(?:incluso|también)\sen\sproducción\b|\b(?:même|aussi)\sen\sproduction\b|\banche\sin\sproduzione\b|پروڈکشن\sمیں\sبھی|\b(?:też|również)\sna\sprodukcji\b)"
+        r"(?:không\scần\sbáo\b|చెప్పనవసరం\sలేదు|گزارش\sنکنید|\bnon\sfai\sfalla\scomunic\w*|\binutile\sde\s(?:prévenir|signaler|informer)\b|\bnehlás\w*|\bne\sállíts\w*\svissza\b|\bne\s(?:vraćajte|vraćate|vraćaj)\b|\bne\sčakajte\b|\bne\s(?:\w+\s)?(?:rimuovetela|citatela|rimuoverla|citarla)\b|\b(?:do\s?n[o']t|never)\s(?:revert|undo|roll\sback|restore|re-?enable)\s(?:it|this|that|them)\s(?:afterwards|again)\b|(?:^|[^t]\s)(?:even|also)\sin\sprod(?:uction)?(?:[.,;!]|\s(?:too|as\swell)\b|$)|\bin\sprod(?:uction)?\stoo\b|\bauch\sin\s(?:der\s)?produktion\b|\bi\sv\sprodukč\w*|\b(?:assim|também)\sem\sprodução\b|\b(?:incluso|también)\sen\sproducción\b|\b(?:même|aussi)\sen\sproduction\b|\banche\sin\sproduzione\b|پروڈکشن\sمیں\sبھی|\b(?:też|również)\sna\sprodukcji\b)"
     };
 }
 
