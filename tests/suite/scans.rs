@@ -101,10 +101,18 @@ fn a_process_the_session_left_running_makes_the_next_checkpoint_look() {
     std::fs::write(env.work.join("ctl/go"), "").unwrap();
     // The process wrote and ended before the checkpoint of the question's
     // iteration: no process of the session is alive then.
-    let pid = wait_for(|| std::fs::read_to_string(env.work.join("ctl/pid")).ok());
+    // The shell creates the file before it writes the number, and an
+    // empty pid would read /proc/stat, which never ends: wait for a whole
+    // line.
+    let pid = wait_for(|| {
+        std::fs::read_to_string(env.work.join("ctl/pid"))
+            .ok()
+            .filter(|text| text.ends_with('\n'))
+            .and_then(|text| text.trim().parse::<u32>().ok())
+    });
     wait_for(|| env.work.join("late.txt").is_file().then_some(()));
     wait_for(|| {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
         // Gone, or ended and not yet waited for by the agent.
         let ended = stat.map_or(true, |stat| {
             stat.rsplit_once(") ")
