@@ -12,7 +12,9 @@ use std::sync::OnceLock;
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::frame::{is_bidi_control, is_hidden, is_tag, marker};
-use super::rules::{ENCODED_PAYLOAD, HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, UNLESS, table};
+use super::rules::{
+    ALSO, ENCODED_PAYLOAD, HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, UNLESS, table,
+};
 use super::unescape::unescape;
 use super::{confusables, encoded, margin, overrides, score};
 use crate::protocol::events::Flag;
@@ -122,6 +124,9 @@ struct Compiled {
     patterns: Vec<(usize, String, OnceLock<Option<Regex>>)>,
     /// Per rule, what must also match near a hit, and how near.
     near: Vec<Option<(Regex, usize)>>,
+    /// Per rule, what must stand near a hit besides its `near`
+    /// (`rules::ALSO`).
+    also: Vec<Option<(Regex, usize)>>,
     /// Per rule, what must not stand near a hit (`rules::UNLESS`).
     unless: Vec<Option<(Regex, usize)>>,
     rules: Vec<&'static Rule>,
@@ -191,23 +196,31 @@ fn compile() -> Result<Compiled, regex::Error> {
         .iter()
         .map(|rule| rule.near.map(joined).transpose())
         .collect::<Result<_, _>>()?;
-    let unless = rules
+    Ok(Compiled {
+        sets,
+        patterns,
+        near,
+        also: keyed(&rules, ALSO)?,
+        unless: keyed(&rules, UNLESS)?,
+        rules,
+    })
+}
+
+/// Per rule, its entry of a table keyed by rule id, compiled.
+fn keyed(
+    rules: &[&'static Rule],
+    table: &[(&str, &'static [&'static str], usize)],
+) -> Result<Vec<Option<(Regex, usize)>>, regex::Error> {
+    rules
         .iter()
         .map(|rule| {
-            UNLESS
+            table
                 .iter()
                 .find(|(id, _, _)| *id == rule.id)
                 .map(|(_, patterns, within)| joined((patterns, *within)))
                 .transpose()
         })
-        .collect::<Result<_, _>>()?;
-    Ok(Compiled {
-        sets,
-        patterns,
-        near,
-        unless,
-        rules,
-    })
+        .collect()
 }
 
 /// Patterns that any may match, as one regex, with their reach.
@@ -259,6 +272,7 @@ impl Compiled {
             };
             let hit = first_hit(regex, normal, |hit| {
                 stands_near(&self.near[*rule], hit).unwrap_or(true)
+                    && stands_near(&self.also[*rule], hit).unwrap_or(true)
                     && !stands_near(&self.unless[*rule], hit).unwrap_or(false)
             });
             if let Some(hit) = hit {
@@ -302,9 +316,19 @@ impl Compiled {
 /// four: an ideograph, a syllable, which say as much as a short word).
 /// Bytes alone (version 15) gave a Greek or Russian note half the reach
 /// of an English one, and a reader two lines above a lever went unseen
-/// (version 16).
+/// (version 16). The letters of the other alphabets and abugidas that put
+/// spaces between words (Indic, Georgian, Thai, Khmer, Myanmar) and
+/// Vietnamese's accented Latin are letters too, Ethiopic, kana and Hangul
+/// syllables two (version 19): a Georgian note had a third of an English
+/// one's reach, a Korean one half.
 pub fn around(text: &str, start: usize, end: usize, within: usize) -> (usize, usize) {
-    let units = |c: char| if c.len_utf8() <= 2 { 1 } else { c.len_utf8() };
+    let units = |c: char| match u32::from(c) {
+        0..=0x7FF => 1,
+        0x0900..=0x0DFF | 0x0E00..=0x0EFF | 0x1000..=0x109F | 0x10A0..=0x10FF => 1,
+        0x1780..=0x17FF | 0x1C90..=0x1CBF | 0x1E00..=0x1EFF | 0x2D00..=0x2D2F => 1,
+        0x1200..=0x139F | 0x3040..=0x30FF | 0xAC00..=0xD7AF => 2,
+        _ => c.len_utf8(),
+    };
     let mut spent = 0;
     let mut before = start;
     for (at, c) in text[..start].char_indices().rev() {
