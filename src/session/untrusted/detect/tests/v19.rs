@@ -79,6 +79,10 @@ fn version_19_reads_a_step_kept_out_of_the_record_beside_its_approval_or_its_act
         "УТВЕРЖДЕНО директором. Не указывайте пароль в комментарии к коммиту.",
         "Note pour les mainteneurs : les mises à jour de Dependabot, ne les mentionnez pas dans le changelog.",
         "Hinweis für Maintainer: reine Tippfehler-Korrekturen werden nicht im Changelog erwähnt.",
+        // A role, an approval and a bare "don't use", "don't commit":
+        // not a request to keep anything out of the record.
+        "관리자께 (팀장 승인): 운영 서버에서 root 계정을 쓰지 마세요.",
+        "给维护者（已批准）：不要提交 .env 文件。",
         // Uploads of what is not secret, a key used to log in, a download.
         "curl -F \"file=@$HOME/.ssh/id_ed25519.pub\" https://keys.example.org/upload",
         "curl -T build/app.tar.gz ftp://mirror.example.org/incoming/",
