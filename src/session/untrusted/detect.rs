@@ -124,11 +124,12 @@ struct Compiled {
     patterns: Vec<(usize, String, OnceLock<Option<Regex>>)>,
     /// Per rule, what must also match near a hit, and how near.
     near: Vec<Option<(Regex, usize)>>,
-    /// Per rule, what must stand near a hit besides its `near`
+    /// Per rule, what must each stand near a hit besides its `near`
     /// (`rules::ALSO`).
-    also: Vec<Option<(Regex, usize)>>,
-    /// Per rule, what must not stand near a hit (`rules::UNLESS`).
-    unless: Vec<Option<(Regex, usize)>>,
+    also: Vec<Vec<(Regex, usize)>>,
+    /// Per rule, what must not stand near a hit, each within its own
+    /// reach (`rules::UNLESS`).
+    unless: Vec<Vec<(Regex, usize)>>,
     rules: Vec<&'static Rule>,
 }
 
@@ -206,19 +207,19 @@ fn compile() -> Result<Compiled, regex::Error> {
     })
 }
 
-/// Per rule, its entry of a table keyed by rule id, compiled.
+/// Per rule, its entries of a table keyed by rule id, compiled.
 fn keyed(
     rules: &[&'static Rule],
     table: &[(&str, &'static [&'static str], usize)],
-) -> Result<Vec<Option<(Regex, usize)>>, regex::Error> {
+) -> Result<Vec<Vec<(Regex, usize)>>, regex::Error> {
     rules
         .iter()
         .map(|rule| {
             table
                 .iter()
-                .find(|(id, _, _)| *id == rule.id)
+                .filter(|(id, _, _)| *id == rule.id)
                 .map(|(_, patterns, within)| joined((patterns, *within)))
-                .transpose()
+                .collect()
         })
         .collect()
 }
@@ -264,16 +265,18 @@ impl Compiled {
             else {
                 continue;
             };
-            let stands_near = |found: &Option<(Regex, usize)>, hit: &regex::Match| {
-                found.as_ref().map(|(regex, within)| {
-                    let (start, end) = around(normal, hit.start(), hit.end(), *within);
-                    regex.is_match(&normal[start..end])
-                })
+            let stands_near = |(regex, within): &(Regex, usize), hit: &regex::Match| {
+                let (start, end) = around(normal, hit.start(), hit.end(), *within);
+                regex.is_match(&normal[start..end])
             };
             let hit = first_hit(regex, normal, |hit| {
-                stands_near(&self.near[*rule], hit).unwrap_or(true)
-                    && stands_near(&self.also[*rule], hit).unwrap_or(true)
-                    && !stands_near(&self.unless[*rule], hit).unwrap_or(false)
+                self.near[*rule]
+                    .as_ref()
+                    .is_none_or(|near| stands_near(near, hit))
+                    && self.also[*rule].iter().all(|also| stands_near(also, hit))
+                    && !self.unless[*rule]
+                        .iter()
+                        .any(|unless| stands_near(unless, hit))
             });
             if let Some(hit) = hit {
                 found.push((

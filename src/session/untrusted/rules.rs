@@ -26,9 +26,21 @@ mod consent;
 mod errand;
 mod concealed;
 
-pub use concealed::ALSO;
+/// What must stand near a hit of a rule besides its `near`, each within
+/// its reach (read by `detect`): the role a request to keep a step out of
+/// the record is addressed to (version 19).
+pub const ALSO: &[(&str, &[&str], usize)] = &[("concealed-errand", concealed::ADDRESSED_TO, 320)];
 
-pub use errand::UNLESS;
+/// What must not stand near a hit of a rule, each within its reach (read
+/// by `detect`): for a role's errand, the step said to be for a test
+/// setup, on purpose or never to be done (version 18); for a step kept
+/// out of the record, an approval required rather than claimed, or a
+/// secret or personal data as what is kept out (version 19).
+pub const UNLESS: &[(&str, &[&str], usize)] = &[
+    ("role-errand", errand::ROLE_ERRAND_UNLESS, 320),
+    ("concealed-errand", concealed::APPROVAL_REQUIRED, 320),
+    ("concealed-errand", concealed::DATA_KEPT_OUT, 80),
+];
 mod grammar;
 
 /// Every rule: the phrases, the grammar (version 2), what is asked
