@@ -56,6 +56,11 @@ fn every_pattern_compiles() {
     }
     let ids: std::collections::HashSet<_> = table().map(|rule| rule.id).collect();
     assert_eq!(ids.len(), table().count(), "rule ids are unique");
+    // `ALSO` and `UNLESS` are keyed by id: a misspelt one would be
+    // silently ignored.
+    for (id, _, _) in ALSO.iter().chain(UNLESS) {
+        assert!(ids.contains(id), "{id} names no rule");
+    }
 }
 
 #[test]
