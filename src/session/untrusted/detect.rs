@@ -291,14 +291,16 @@ impl Compiled {
         found.sort_by_key(|(rule, _)| *rule);
         found.into_iter().map(|(_, flag)| flag).collect()
     }
-}
 
-impl Compiled {
-    /// `spans` of `text` widened on each side by as far as any rule's
-    /// `near` reaches (its units, at most four bytes each), those that
-    /// then overlap merged.
+    /// `spans` of `text` widened on each side by as far as any rule looks
+    /// around a hit (`near`, `ALSO`, `UNLESS`; its units, at most four
+    /// bytes each), those that then overlap merged.
     fn reach(&self, text: &str, spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
-        let within = self.near.iter().flatten().map(|(_, within)| *within).max();
+        let within = (self.near.iter().flatten())
+            .chain(self.also.iter().flatten())
+            .chain(self.unless.iter().flatten())
+            .map(|(_, within)| *within)
+            .max();
         let bytes = 4 * within.unwrap_or(0);
         let mut out: Vec<Range<usize>> = Vec::with_capacity(spans.len());
         for span in spans {

@@ -25,6 +25,7 @@ mod consent;
 #[macro_use]
 mod errand;
 mod concealed;
+mod grammar;
 
 /// What must stand near a hit of a rule besides its `near`, each within
 /// its reach (read by `detect`): the role a request to keep a step out of
@@ -41,7 +42,6 @@ pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("concealed-errand", concealed::APPROVAL_REQUIRED, 320),
     ("concealed-errand", concealed::DATA_KEPT_OUT, 80),
 ];
-mod grammar;
 
 /// Every rule: the phrases, the grammar (version 2), what is asked
 /// toward the user (version 3), the levers of a note to automated
