@@ -83,14 +83,21 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // the record; the table, trained with round 35's hard negatives,
     // chose a higher threshold (1517 for 1323): 3641 of 3829 and 150
     // (the rules alone miss fewer than before; the table flags fewer).
+    // Version 20 adds round 36 (version 19's fresh set) and the 60 and
+    // 120 texts of the review of its first draft (paraphrases of its
+    // orders, and the guides, runbooks and configs closest to them), and
+    // reads the change handed to a file's next editor: 3799 of 3989 and
+    // 166 of 4521 (the review's texts bring 13 misses and 8 flags; seven
+    // benign texts of version 17's review, kept by its tests, are trained
+    // on too, since the table retrained with round 36 flagged one).
     assert!(
-        missed.len() <= 188,
+        missed.len() <= 190,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 150,
+        flagged.len() <= 166,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -103,20 +110,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // U, written blind while version 18 was made (calendar invitations,
-    // vCards, MIME mail, chat exports, PDF text, SQL dumps, Terraform,
-    // Ansible, shell history, stack traces, patches, spreadsheets,
-    // subtitles, feeds, tickets, wikis..., 100 and 100 in 54 languages,
-    // 48 injections naming no reader and 58 hard negatives by its
-    // writer's labels) and never trained on: version 18 flagged 78 and
-    // 11, version 19 76 and 11 (its rules 50 for 48, its retrained table
-    // 71 for 73; the honest estimate; docs/benchmarks.md).
+    // V, written blind while version 19 was made (75 languages, 153
+    // shapes, 49 injections naming no reader and 54 hard negatives by its
+    // writer's labels) and never trained on: version 19 flagged 69 and
+    // 13, version 20 71 and 13 (its rules 50, its retrained table 57; the
+    // honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 76,
+        count("fresh/injected", true) >= 71,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 11,
+        count("fresh/benign", true) <= 13,
         "fresh benign texts flagged"
     );
 }

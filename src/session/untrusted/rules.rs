@@ -15,10 +15,12 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 19;
+pub const RULES_VERSION: u32 = 20;
 
 #[macro_use]
 mod record;
+#[macro_use]
+mod handover;
 #[macro_use]
 mod addressed;
 mod consent;
@@ -29,16 +31,20 @@ mod grammar;
 
 /// What must stand near a hit of a rule besides its `near`, each within
 /// its reach (read by `detect`): the role a request to keep a step out of
-/// the record is addressed to (version 19).
+/// the record is addressed to (version 19), or the next editor of the
+/// file, or whoever applies it (version 20).
 pub const ALSO: &[(&str, &[&str], usize)] = &[("concealed-errand", concealed::ADDRESSED_TO, 320)];
 
 /// What must not stand near a hit of a rule, each within its reach (read
 /// by `detect`): for a role's errand, the step said to be for a test
 /// setup, on purpose or never to be done (version 18); for a step kept
 /// out of the record, an approval required rather than claimed, or a
-/// secret or personal data as what is kept out (version 19).
+/// secret or personal data as what is kept out (version 19); for a
+/// changed bank account, the reader told to check it by phone (version
+/// 20).
 pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("role-errand", errand::ROLE_ERRAND_UNLESS, 320),
+    ("payment-redirect", errand::PAYMENT_UNLESS, 320),
     ("concealed-errand", concealed::APPROVAL_REQUIRED, 320),
     ("concealed-errand", concealed::DATA_KEPT_OUT, 80),
 ];
@@ -54,6 +60,7 @@ pub fn table() -> impl Iterator<Item = &'static Rule> {
         .chain(addressed::ADDRESSED)
         .chain(errand::ERRAND)
         .chain(concealed::CONCEALED)
+        .chain(handover::HANDOVER)
 }
 
 pub struct Rule {

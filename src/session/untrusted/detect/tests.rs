@@ -63,6 +63,31 @@ fn every_pattern_compiles() {
     }
 }
 
+/// The sets hold every pattern once, in order, each within its budget
+/// of patterns and bytes, and a pattern longer than the budget alone.
+#[test]
+fn the_pattern_sets_keep_within_their_budget() {
+    let lengths = [10, SET_BYTES + 1, 5, SET_BYTES - 20, 3, 30];
+    let mut sources: Vec<String> = lengths.iter().map(|n| "a".repeat(*n)).collect();
+    sources.extend((0..150).map(|n| format!("p{n}")));
+    let sets = chunked(&sources);
+    let firsts: Vec<usize> = sets.iter().map(|(first, _)| *first).collect();
+    assert_eq!(&firsts[..5], &[0, 1, 2, 5, 69]);
+    let mut next = 0;
+    for (first, set) in &sets {
+        assert_eq!(*first, next);
+        let bytes: usize = set.iter().map(String::len).sum();
+        assert!(set.len() == 1 || (set.len() <= SET_SIZE && bytes <= SET_BYTES));
+        next += set.len();
+    }
+    assert_eq!(next, sources.len());
+    // The table itself.
+    let compiled = compile().unwrap();
+    let count: usize = table().map(|rule| rule.patterns.len()).sum();
+    let held: usize = compiled.sets.iter().map(|(_, set)| set.len()).sum();
+    assert_eq!(held, count);
+}
+
 #[test]
 fn each_rule_flags_what_it_names() {
     assert_flagged_by(&[
@@ -746,3 +771,4 @@ fn a_reader_in_a_margin_reaches_a_lever_after_its_run() {
 
 mod v18;
 mod v19;
+mod v20;

@@ -193,6 +193,7 @@ pub const ADDRESSED: &[Rule] = &[
                 safeguard_off_v10!(),
                 dictated_v10!(),
                 unmentioned_v18!(),
+                untold_v20!(),
             ],
             320,
         )),
@@ -200,7 +201,12 @@ pub const ADDRESSED: &[Rule] = &[
     Rule {
         id: "covert-weakening",
         what: "a setting that switches a safeguard off (TLS verification, SSH password or root login, sudo without a password, branch protection, a port open to all, an authentication bypass, a dropped table), or words that do, near a step kept off the record or an approval claimed from someone absent",
-        patterns: &[weakening!(), commented_out!()],
+        patterns: &[
+            weakening!(),
+            commented_out!(),
+            weakening_v20!(),
+            agent_off!(),
+        ],
         near: Some((
             &[
                 absent_approval!(),
@@ -211,6 +217,8 @@ pub const ADDRESSED: &[Rule] = &[
                 unmentioned_v10!(),
                 off_record!(),
                 unmentioned_v18!(),
+                unrecorded_v20!(),
+                untold_v20!(),
             ],
             320,
         )),

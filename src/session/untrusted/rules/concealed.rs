@@ -19,7 +19,7 @@ pub const CONCEALED: &[Rule] = &[
     Rule {
         id: "concealed-errand",
         what: "a request, to whoever handles the text, to keep a step out of the record (the commit message, the changelog, the release notes, the summary, the log), in the text's language, near an approval claimed for it or near a command or setting that destroys data, opens access or switches a check off",
-        patterns: &[unrecorded!()],
+        patterns: &[unrecorded!(), unrecorded_v20!()],
         near: Some((
             &[
                 absent_approval!(),
@@ -28,6 +28,10 @@ pub const CONCEALED: &[Rule] = &[
                 sanctioned!(),
                 role_act!(),
                 weakening!(),
+                act_v20!(),
+                weakening_v20!(),
+                agent_off!(),
+                covert_act!(),
             ],
             320,
         )),
@@ -35,13 +39,13 @@ pub const CONCEALED: &[Rule] = &[
     Rule {
         id: "secret-upload",
         what: "a private key, an environment file or a credentials file sent away by the command that uploads it",
-        patterns: &[secret_upload!()],
+        patterns: &[secret_upload!(), secret_passed!()],
         near: None,
     },
 ];
 
 /// The role a request to keep a step out of the record is addressed to.
-pub const ADDRESSED_TO: &[&str] = &[role_reader!()];
+pub const ADDRESSED_TO: &[&str] = &[role_reader!(), next_editor!(), applier!()];
 
 /// An approval required rather than claimed ("must be approved by the
 /// security team", "承認が必要", "onaylanmalıdır"), or a label for changes

@@ -34,7 +34,7 @@ macro_rules! role_act {
 /// a number labelled as an account.
 macro_rules! bank_changed {
     () => {
-        r"(?:\b(?:new|updated|changed?\sof)\s(?:bank\s(?:account|details)|banking\sdetails|iban|remittance\sdetails)|\b(?:bank\s(?:details|account)|iban|account\snumber)\s(?:has|have)\s(?:been\s)?(?:changed|updated)|\bnuov[oa]\s(?:conto\scorrente|iban|coordinate\sbancarie)|\bcoordinate\sbancarie\s(?:\w+\s){0,2}?(?:cambiat|variat)|\bnieuwe?\s(?:rekening|iban|bankrekening)|\b(?:rekeningnummer|bankgegevens|iban)\s(?:\w+\s)?gewijzigd|\bgewijzigde\sbankgegevens|\bnow(?:y|ym|e)\s(?:rachun\w*\sbankow\w*|numer\s(?:konta|rachunku)|rachunek)|\brachunek\sbankowy\s(?:\w+\s)?(?:uległ\szmianie|zmienił)|\bnov(?:ý|ém|é)\s(?:účet|účtu|číslo\súčtu|údaje)|\bzměn\w*\s(?:bankovního\sspojení|čísla\súčtu|bankovních\súdajů)|\bneue[nrs]?\s(?:bankverbindung|iban|konto\w*)|\bbankverbindung\s(?:\w+\s){0,2}?geändert|\bnouve(?:au|l|lle)s?\s(?:rib|iban|compte\sbancaire|coordonnées\sbancaires)|\bcoordonnées\sbancaires\s(?:\w+\s){0,2}?chang|\bnuev[oa]\s(?:cuenta\sbancaria|iban|número\sde\scuenta)|\bdatos\sbancarios\s(?:\w+\s){0,2}?cambiad|\bnov[oa]\s(?:conta\sbancária|iban)\b|\bdados\sbancários\s(?:\w+\s){0,2}?(?:alterad|mudar)|\bnytt\s(?:bankkonto|kontonummer)|\bny(?:t)?\s(?:bankkonto|kontonummer)|\buusi\s(?:pankkitili|tilinumero)|(?:^|[^\w])új\s(?:számlaszám|bankszámla)\w*|\bnoul\scont\b|новый\s(?:счёт|счет|расчётный|расчетный)|новые\sреквизиты|реквизиты\s(?:\w+\s)?изменил|ο\sνέος\sλογαριασμός|новий\sрахунок|புதிய\sகணக்கு|नया\s(?:खाता|बैंक\sखाता)|नए\sखाते|حساب\s(?:بنكي\s)?جديد|新(?:的)?(?:银行)?账户|新しい(?:銀行)?口座|새\s계좌|\byeni\s(?:hesap|iban)|\bnomor\srekening\sbaru|\brekening\sbaru|tài\skhoản\smới)[\s\S]{0,300}?(?:\b[a-z]{2}\d{2}[\s-]?(?:[a-z0-9]{4}[\s-]?){2,7}[a-z0-9]{1,4}\b|(?:account\snumber|acct|konto|rachun\w*|účet|účtu|счёт|счет|р/с|conto|rekening|compte|cuenta|conta|numer|எண்|खाता|λογαριασμός|账号|账户|口座|계좌)\D{0,20}\d[\d\s/-]{7,30}\d)"
+        r"(?:\b(?:new|updated|changed?\sof)\s(?:bank\s(?:account|details)|banking\sdetails|iban|remittance\sdetails)|\b(?:bank\s(?:details|account)|iban|account\snumber)\s(?:has|have)\s(?:been\s)?(?:changed|updated)|\bnuov[oa]\s(?:conto\scorrente|iban|coordinate\sbancarie)|\bcoordinate\sbancarie\s(?:\w+\s){0,2}?(?:cambiat|variat)|\bnieuwe?\s(?:rekening|iban|bankrekening)|\b(?:rekeningnummer|bankgegevens|iban)\s(?:\w+\s)?gewijzigd|\bgewijzigde\sbankgegevens|\bnow(?:y|ym|e)\s(?:rachun\w*\sbankow\w*|numer\s(?:konta|rachunku)|rachunek)|\brachunek\sbankowy\s(?:\w+\s)?(?:uległ\szmianie|zmienił)|\bnov(?:ý|ém|é)\s(?:účet|účtu|číslo\súčtu|údaje)|\bzměn\w*\s(?:bankovního\sspojení|čísla\súčtu|bankovních\súdajů)|\bneue[nrs]?\s(?:bankverbindung|iban|konto\w*)|\bbankverbindung\s(?:\w+\s){0,2}?geändert|\bnouve(?:au|l|lle)s?\s(?:rib|iban|compte\sbancaire|coordonnées\sbancaires)|\bcoordonnées\sbancaires\s(?:\w+\s){0,2}?chang|\bnuev[oa]\s(?:cuenta\sbancaria|iban|número\sde\scuenta)|\bdatos\sbancarios\s(?:\w+\s){0,2}?cambiad|\bnov[oa]\s(?:conta\sbancária|iban)\b|\bdados\sbancários\s(?:\w+\s){0,2}?(?:alterad|mudar)|\bnytt\s(?:bankkonto|kontonummer)|\bny(?:t)?\s(?:bankkonto|kontonummer)|\buusi\s(?:pankkitili|tilinumero)|(?:^|[^\w])új\s(?:számlaszám|bankszámla)\w*|\bnoul\scont\b|новый\s(?:счёт|счет|расчётный|расчетный)|новые\sреквизиты|реквизиты\s(?:\w+\s)?изменил|ο\sνέος\sλογαριασμός|новий\sрахунок|புதிய\sகணக்கு|नया\s(?:खाता|बैंक\sखाता)|नए\sखाते|حساب\s(?:بنكي\s)?جديد|新(?:的)?(?:银行)?账户|新しい(?:銀行)?口座|새\s계좌|\byeni\s(?:hesap|iban)|\bnomor\srekening\sbaru|\brekening\sbaru|tài\skhoản\smới|\bcont(?:ul)?\sbancar\s(?:nou|schimbat|actualizat)|\bcont\snou\b|חשבון\s(?:בנק\s)?חדש|حساب\s(?:بانکی\s)?جدید|شماره\s(?:حساب|شبا)\s(?:جدید|تغییر)|نیا\s(?:بینک\s)?(?:اکاؤنٹ|اکاونٹ|کھاتہ)|নতুন\s(?:ব্যাংক\s)?(?:অ্যাকাউন্ট|হিসাব)|บัญชี(?:ธนาคาร)?ใหม่|\bnov\w*\s(?:bankovn\w*|transakcijsk\w*|žiro|tekuć\w*)\s?račun\w*|\bpromjen\w*\s(?:bankovnog\s)?računa\b|\biban\s(?:je\s)?(?:promijenjen|izmijenjen|spremenjen)|\bnov(?:é|ý|ého)\s(?:číslo\súčtu|bankové\sspojenie|účet)|нова?\s(?:банкова\s)?сметка|нов(?:и)?\s(?:банковен\s|банковни\s)?рачун|нова\sбанкарска\sсметка|\buus\s(?:arvelduskonto|pangakonto|kontonumber|iban)|\bjaun(?:s|ais)\s(?:bankas\s)?(?:konts|konta\snumurs|iban)|\bnauj(?:a|oji|as)\s(?:banko\s)?(?:sąskaita|sąskaitos\snumeris|iban)|\bakaunti\s(?:mpya|ya\sbenki\smpya)|\bbagong\s(?:bank\s)?(?:account|numero\sng\saccount)|\bakaun\s(?:bank\s)?baharu\b|\bnombor\sakaun\sbaharu|νέο(?:ς)?\s(?:τραπεζικό\s)?(?:λογαριασμό|iban)|\bnýtt\s(?:bankareikn\w*|reikningsnúmer)|\bllogari\w*\s(?:e\s)?re\b|\bnou\s(?:compte\sbancari|iban)\b|\bnuwe\s(?:bankrekening|rekeningnommer)|\bkontoänderung\b|\bänderung\s(?:der|unserer)\sbankverbindung|\b(?:we\shave|we\x27ve)\s(?:changed|moved|switched)\s(?:our\s)?bank(?:s|ing)?\b|\bplease\s(?:update|change|amend)\s(?:our|the)\s(?:bank|banking|payment|remittance)\s(?:details|information|info|account)|\b(?:remit|send|wire|transfer)\s(?:all\s)?(?:future\s)?payments?\sto\s(?:the\s|our\s)?(?:new|following|below)\s(?:account|iban|bank)|振込先(?:の|を|が)?変更|收款(?:账户|账号)(?:已)?变更|更改(?:了)?收款账户|입금\s?계좌\s?(?:가\s|를\s)?변경)[\s\S]{0,300}?(?:\b[a-z]{2}\d{2}[\s-]?(?:[a-z0-9]{4}[\s-]?){2,7}[a-z0-9]{1,4}\b|(?:account\snumber|acct|konto|rachun\w*|účet|účtu|счёт|счет|р/с|conto|rekening|compte|cuenta|conta|numer|எண்|खाता|λογαριασμός|账号|账户|口座|계좌)\D{0,20}\d[\d\s/-]{7,30}\d)"
     };
 }
 
@@ -42,7 +42,17 @@ macro_rules! bank_changed {
 /// at once, only to the new one.
 macro_rules! payment_lever {
     () => {
-        r"(?:\bno\sneed\sto\s(?:call|confirm|verify|check)\b|\b(?:do\s?n[o']t|please\sdo\snot)\s(?:call|phone|ring)\sus\b|\bcannot\stake\scalls\b|\b(?:does|do)\sn(?:o|')t\s(?:need\sto\s)?(?:be\s)?(?:confirmed|verified)\b|\bsenza\s(?:attendere|telefonare|chiamare|verific\w*)|\bbel\sons\s(?:hier\s)?(?:\w+\s)?niet\b|\bnie\strzeba\s(?:\w+\s)?potwierdza\w*|\bbez\s(?:telefonick\w*|ověřen\w*|potwierdzen\w*)|\bověření\s(?:\S+\s){0,3}?neprovád\w*|без\s(?:звонка|подтверждения)|\bohne\s(?:telefonische\s)?(?:rückruf|rückfrage|bestätigung)\b|\bsans\s(?:nous\s)?(?:rappeler|appeler|confirmation)|\bsin\s(?:llamar|verificar|confirmar)\b|\bsem\s(?:ligar|verificar|confirmar)\b|உறுதிப்படுத்த\sவேண்டியதில்லை|不要(?:打电话|致电)|无需(?:电话)?(?:确认|核实)|確認(?:は)?不要|전화\s확인\s없이|\btanpa\s(?:konfirmasi|verifikasi)|không\scần\sxác\snhận)"
+        r"(?:\bno\sneed\sto\s(?:call|confirm|verify|check)\b|\b(?:do\s?n[o']t|please\sdo\snot)\s(?:call|phone|ring)\sus\b|\bcannot\stake\scalls\b|\b(?:does|do)\sn(?:o|')t\s(?:need\sto\s)?(?:be\s)?(?:confirmed|verified)\b|\bsenza\s(?:attendere|telefonare|chiamare|verific\w*)|\bbel\sons\s(?:hier\s)?(?:\w+\s)?niet\b|\bnie\strzeba\s(?:\w+\s)?potwierdza\w*|\bbez\s(?:telefonick\w*|ověřen\w*|potwierdzen\w*)|\bověření\s(?:\S+\s){0,3}?neprovád\w*|без\s(?:звонка|подтверждения)|\bohne\s(?:telefonische\s)?(?:rückruf|rückfrage|bestätigung)\b|\bsans\s(?:nous\s)?(?:rappeler|appeler|confirmation)|\bsin\s(?:llamar|verificar|confirmar)\b|\bsem\s(?:ligar|verificar|confirmar)\b|உறுதிப்படுத்த\sவேண்டியதில்லை|不要(?:打电话|致电)|无需(?:电话)?(?:确认|核实)|確認(?:は)?不要|전화\s확인\s없이|\btanpa\s(?:konfirmasi|verifikasi)|không\scần\sxác\snhận|\bfără\s(?:a\s)?(?:doua\ssemnătură|verificare|confirmare\stelefonică)|\bwithout\s(?:a\s|the\s)?(?:second\s(?:signature|approval|approver|sign-?off)|call-?back)\b|\bohne\s(?:zweite\s)?(?:unterschrift|vier-augen))"
+    };
+}
+
+/// Version 20: what else a fraudster adds: the payment urged today, the
+/// change kept confidential. A supplier's own notice says the same when
+/// it moves banks, and tells the reader to check the change by phone
+/// (`PAYMENT_UNLESS`).
+macro_rules! payment_hurry {
+    () => {
+        r"(?:\b(?:pay|paid|transfer|wire|process|release|approve)\w*\s(?:\w+\s){0,4}?(?:today|immediately|urgently|asap|by\s(?:end\sof\s(?:day|business)|noon|tonight))\b|\bkeep\s(?:this|it)\s(?:confidential|between\sus|quiet)\b|\bstrictly\sconfidential\b|\bdo\sn[o\x27]t\s(?:discuss|share)\sthis\b|\bplată\s(?:azi|astăzi|urgentă)|\baprob\w*\splata\s(?:azi|astăzi|imediat)|\b(?:heute\snoch|noch\sheute|umgehend)\s(?:\w+\s)?(?:überweisen|zahlen|freigeben)|\b(?:aujourd\x27hui|immédiatement|en\surgence)\s(?:\w+\s)?(?:payer|virer|régler)|\b(?:hoy\smismo|urgente(?:mente)?)\s(?:\w+\s)?(?:pagar|transferir|abonar))"
     };
 }
 
@@ -50,14 +60,28 @@ pub const ERRAND: &[Rule] = &[
     Rule {
         id: "role-errand",
         what: "a note to whoever runs, deploys, maintains or processes the text (in its language) near a command or setting that destroys data, opens access to anyone, switches a check off or moves a secret",
-        patterns: &[role_reader!()],
-        near: Some((&[role_act!(), weakening!()], 320)),
+        patterns: &[role_reader!(), next_editor!()],
+        near: Some((
+            &[role_act!(), weakening!(), act_v20!(), agent_stopped!()],
+            320,
+        )),
     },
     Rule {
         id: "payment-redirect",
-        what: "a supplier's bank account said to have changed, with the new number, near a request to skip the call that would check it",
+        what: "a supplier's bank account said to have changed, with the new number, near a request to skip the call that would check it, an approval claimed for it, the payment urged today or the change kept quiet; not where the reader is told to check it by phone",
         patterns: &[bank_changed!()],
-        near: Some((&[payment_lever!()], 320)),
+        near: Some((
+            &[
+                payment_lever!(),
+                sanctioned!(),
+                absent_approval!(),
+                unmentioned!(),
+                unmentioned_more!(),
+                unmentioned_v10!(),
+                payment_hurry!(),
+            ],
+            320,
+        )),
     },
 ];
 
@@ -67,7 +91,11 @@ pub const ERRAND: &[Rule] = &[
 /// runbooks, advisories and guides for agents name roles and such acts
 /// too).
 pub const ROLE_ERRAND_UNLESS: &[&str] = &[
-    r"\bnever\s(?:\w+\s){0,3}?(?:do|use|run|commit|lower|put|store|add|set|copy|disable|enable|push|apply)\b",
+    r"\bnever\s(?:\w+\s){0,3}?(?:do|use|run|commit|lower|put|store|add|set|copy|disable|enable|push|apply|send|merge|share|paste|mail|grant|open|expose)\b",
+    // Version 20 (the review): a step forbidden or checked for, or a
+    // machine that is a test or a lab.
+    r"\b(?:nobody|no\sone|no-one)\s(?:may|can|should|must|is\sallowed\sto)\b|\bcheck\s(?:that\s)?(?:nobody|no\sone)\b|\bmake\ssure\s(?:that\s)?(?:nobody|no\sone)\b|\b(?:test|lab|sandbox|throwaway|disposable|vagrant|ci)\s(?:vms?|machines?|hosts?|servers?|boxe?s?|containers?|profile)\b|\bseed\w*\.sql\b|\bseed\sdata\b|\bfixtures?\b|\bmalware\s(?:lab|sandbox|analysis)\b|\b(?:local|dev|test)\s(?:\w+\s){0,2}?only\b|\b(?:offboarding|uninstall\w*|decommission\w*|deprovision\w*)\b",
+    r"\btest(?:ovací|ovacie|owym|owej|umgebung|miljö|miljø|maskin|server|-server|szerver|sunucu)\w*",
     r"\bnot\s(?:\w+\s)?(?:in|on|against|for)\sprod(?:uction)?\b",
     r"\bonly\s(?:\w+\s)?(?:in|on|for|against)\s(?:the\s|your\s|a\s)?(?:local|dev|development|staging|test|testing|preview|ephemeral|sandbox|demo|kind)\b",
     r"\b(?:in|on|for)\s(?:the\s|a\s|your\s)?(?:local|dev|development|staging|preview|ephemeral|sandbox|demo|kind)\s(?:profile|mode|environment|env|envs|cluster|setup|machine|instance|db|database)\b",
@@ -76,4 +104,12 @@ pub const ROLE_ERRAND_UNLESS: &[&str] = &[
     r"\b(?:removes?|removing|drops?|dropping)\sthe\s(?:\w+\s)?(?:allow_failure|--no-verify|auth\w*)",
     r"\b(?:niemals|jamais|nunca|nooit|aldrig|aldri|koskaan|nikdy|nigdy|soha)\b|никогда|ніколи|絶対に|决不|절대로?\s",
     r"\bdemo-instanz\b|dev-режим\w*|стенд\w*\sразработки|\bentwicklungs\w*|\ben\s(?:local|développement)\b|\ben\sdesarrollo\b|\bin\ssviluppo\b|\bem\sdesenvolvimento\b",
+];
+
+/// What stands beside a real supplier's change of account: the reader
+/// told to check it by phone, on a number already known, or warned of
+/// the fraud (version 20).
+pub const PAYMENT_UNLESS: &[&str] = &[
+    r"\b(?:please\s)?(?:verify|confirm|check|validate)\s(?:\w+\s){0,5}?(?:by\s(?:phone|telephone|calling)|over\sthe\sphone|via\s(?:a\s)?(?:phone|call)|with\s(?:a\s)?call|on\s(?:a|the)\s(?:number|contact)|using\s(?:a|the)\s(?:number|contact))\b|\b(?:known|usual|trusted|existing)\s(?:phone\s)?(?:number|contact)\b|\bnumber\s(?:you\shave\s)?on\sfile\b|\bcall\s(?:us|your\s\w+\s(?:contact|manager))\s(?:\w+\s){0,3}?(?:before|to\sconfirm|to\sverify)\b|\bwe\s(?:will\s)?never\s(?:ask|request|change|send)\b|\bphishing\b|\bbusiness\semail\scompromise\b",
+    r"\b(?:bitte\s(?:\w+\s){0,3}?telefonisch|telefonisch\s(?:zu\s)?(?:bestätigen|verifizieren|prüfen|rückversichern))\b|\b(?:vérifiez|confirmez|appelez)\s(?:\w+\s){0,4}?par\stéléphone\b|\b(?:verifique|confirme|llame)\s(?:\w+\s){0,4}?por\s(?:teléfono|telefone)\b|\bověřte\s(?:\w+\s){0,3}?telefonicky\b|\b(?:zweryfikuj|potwierdź)\w*\s(?:\w+\s){0,3}?telefonicznie\b|\b(?:verifieer|bevestig)\s(?:\w+\s){0,4}?telefonisch\b|\b(?:verificați|confirmați|sunați)\s(?:\w+\s){0,4}?telefonic\b|(?:проверьте|подтвердите|уточните)\s(?:\S+\s){0,4}?по\sтелефону|電話で確認してください|请(?:致电|电话)(?:核实|确认)|전화로\s확인해\s주세요",
 ];
