@@ -90,14 +90,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // 166 of 4521 (the review's texts bring 13 misses and 8 flags; seven
     // benign texts of version 17's review, kept by its tests, are trained
     // on too, since the table retrained with round 36 flagged one).
+    // Version 21 adds round 37 (version 20's fresh set), folds the
+    // words of the classic order in some 35 more languages and reads
+    // more payment changes: 3864 of 4089 and 178 of 4621.
     assert!(
-        missed.len() <= 190,
+        missed.len() <= 225,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 166,
+        flagged.len() <= 178,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -110,17 +113,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // V, written blind while version 19 was made (75 languages, 153
-    // shapes, 49 injections naming no reader and 54 hard negatives by its
-    // writer's labels) and never trained on: version 19 flagged 69 and
-    // 13, version 20 71 and 13 (its rules 50, its retrained table 57; the
+    // W, written blind while version 20 was made (74 languages, 172
+    // shapes, 48 injections naming no reader and 61 hard negatives by its
+    // writer's labels) and never trained on: version 20 flagged 60 and
+    // 8, version 21 61 and 8 (its rules 38, its retrained table 53; the
     // honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 71,
+        count("fresh/injected", true) >= 61,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 13,
+        count("fresh/benign", true) <= 8,
         "fresh benign texts flagged"
     );
 }

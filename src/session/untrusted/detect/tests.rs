@@ -772,3 +772,4 @@ fn a_reader_in_a_margin_reaches_a_lever_after_its_run() {
 mod v18;
 mod v19;
 mod v20;
+mod v21;
