@@ -92,15 +92,20 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // on too, since the table retrained with round 36 flagged one).
     // Version 21 adds round 37 (version 20's fresh set), folds the
     // words of the classic order in some 35 more languages and reads
-    // more payment changes: 3864 of 4089 and 178 of 4621.
+    // more payment changes: 3864 of 4089 and 178 of 4621. Version 22
+    // adds round 38 (version 21's fresh set, 8 of whose benign texts its
+    // rules flag: quoted attacks) and reads payment changes whose check
+    // is talked away, credential files bundled for a way out, fetched
+    // code run and checks switched off by a setting: 3971 of 4189 and 190
+    // of 4721.
     assert!(
-        missed.len() <= 225,
+        missed.len() <= 218,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 178,
+        flagged.len() <= 190,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -113,17 +118,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // W, written blind while version 20 was made (74 languages, 172
-    // shapes, 48 injections naming no reader and 61 hard negatives by its
-    // writer's labels) and never trained on: version 20 flagged 60 and
-    // 8, version 21 61 and 8 (its rules 38, its retrained table 53; the
-    // honest estimate; docs/benchmarks.md).
+    // X, written blind while version 21 was made (69 languages, 177
+    // shapes, 48 injections naming no reader, 13 payment changes and 55
+    // hard negatives by its writer's labels) and never trained on:
+    // version 21 flagged 58 and 10, version 22 65 and 11 (its rules 50,
+    // its retrained table 54; the honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 61,
+        count("fresh/injected", true) >= 65,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 8,
+        count("fresh/benign", true) <= 11,
         "fresh benign texts flagged"
     );
 }

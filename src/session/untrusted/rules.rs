@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 21;
+pub const RULES_VERSION: u32 = 22;
 
 #[macro_use]
 mod record;
@@ -27,7 +27,9 @@ mod consent;
 #[macro_use]
 mod errand;
 mod concealed;
+mod egress;
 mod grammar;
+mod unchecked;
 
 /// What must stand near a hit of a rule besides its `near`, each within
 /// its reach (read by `detect`): the role a request to keep a step out of
@@ -41,10 +43,13 @@ pub const ALSO: &[(&str, &[&str], usize)] = &[("concealed-errand", concealed::AD
 /// out of the record, an approval required rather than claimed, or a
 /// secret or personal data as what is kept out (version 19); for a
 /// changed bank account, the reader told to check it by phone (version
-/// 20).
+/// 20); a call talked away, unless it is a bank's warning or "don't
+/// hesitate to call" (version 22).
 pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("role-errand", errand::ROLE_ERRAND_UNLESS, 320),
     ("payment-redirect", errand::PAYMENT_UNLESS, 320),
+    ("payment-unchecked", errand::PAYMENT_UNLESS, 320),
+    ("payment-unchecked", unchecked::UNLESS, 160),
     ("concealed-errand", concealed::APPROVAL_REQUIRED, 320),
     ("concealed-errand", concealed::DATA_KEPT_OUT, 80),
 ];
@@ -61,6 +66,8 @@ pub fn table() -> impl Iterator<Item = &'static Rule> {
         .chain(errand::ERRAND)
         .chain(concealed::CONCEALED)
         .chain(handover::HANDOVER)
+        .chain(unchecked::UNCHECKED)
+        .chain(egress::EGRESS)
 }
 
 pub struct Rule {
@@ -313,6 +320,8 @@ pub const RULES: &[Rule] = &[
             r"\b(?:do\snot|don't|never)\s(?:reveal|mention|say|disclose|admit)\s(?:that\s)?(?:this|these|you\swere|you\shave\sbeen|it\swas)\s(?:sentence|text|note|message|instructions?|page|comment|asked|told|instructed)",
             r"\b(?:do\snot|don't|never)\s(?:mention|reveal|disclose|report|show)\s(?:this|it|that|these\s[a-z]+|any\sof\sthis)\sto\s(?:the\s)?(?:user|human|operator|anyone)\b",
             r"\bwithout\s(?:telling|informing|notifying|alerting)\s(?:the\s)?(?:user|human|operator|anyone)\b",
+            // Version 22: a licence's "additional term" (W).
+            r"\b(?:refrain|abstain)\sfrom\s(?:disclosing|mentioning|revealing|telling|reporting|showing)\s(?:\S+\s){0,4}?(?:to\s)?(?:its|the|your|their|any)\s(?:users?|humans?|operators?|principal)\b",
             r"\b(?:do\snot|don't|never)\s(?:mention|reveal|disclose)\s(?:this|it)\b,?\s(?:but|and|to\s(?:the\s)?(?:user|anyone))",
             r"\b(?:silently|secretly|covertly|quietly|discreetly|stealthily|invisibly)\s(?:run|execute|send|upload|post|exfiltrate|forward|transmit|copy|fetch|visit|include|append|insert|call|invoke|navigate|open)\b",
             r"\b(?:keep\sthis|this\s(?:must|should)\s(?:stay|remain|be\skept))\s(?:secret|hidden|confidential)\sfrom\s(?:the\s)?(?:user|human)\b",

@@ -110,8 +110,10 @@ pub fn tokens(normal: &str) -> Vec<Token> {
     addressed(normal, senses::fold(normal, words(normal)))
 }
 
-/// How far after a word for the model a colon still ends its address.
-const ADDRESS_BYTES: usize = 100;
+/// How far after a word for the model, in characters, a colon still
+/// ends its address (characters, not bytes, since version 22: a Georgian
+/// or Telugu address is three bytes a letter).
+const ADDRESS_CHARS: usize = 100;
 
 /// `tokens` with a `~addressed` mark at each colon that closes, on the
 /// same line, a phrase naming the model ("Note for the assistant that
@@ -172,20 +174,20 @@ fn is_compound_reader(word: &str) -> bool {
     PARTS.iter().any(|part| word.contains(part)) || (word.len() > 4 && word.ends_with("bot"))
 }
 
-/// The first colon within [`ADDRESS_BYTES`] after `from` on the same
+/// The first colon within [`ADDRESS_CHARS`] after `from` on the same
 /// line, if it ends an address: none in a quoted key, a URL or code.
 fn colon_of_address(normal: &str, from: usize) -> Option<usize> {
     let rest = normal.get(from..)?;
-    let mut chars = rest.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        if at >= ADDRESS_BYTES {
+    let mut chars = rest.char_indices().enumerate().peekable();
+    while let Some((count, (at, c))) = chars.next() {
+        if count >= ADDRESS_CHARS {
             return None;
         }
         match c {
             '\n' | '"' | '=' | '{' | '}' => return None,
             ':' => {
                 return match chars.peek() {
-                    Some((_, '/' | ':')) => None,
+                    Some((_, (_, '/' | ':'))) => None,
                     _ if rest[..at].ends_with(':') => None,
                     _ => Some(from + at),
                 };
@@ -250,7 +252,7 @@ pub fn spelling<'a>(normal: &'a str, token: &Token) -> &'a str {
 
 /// Scripts written without spaces between words: each character is a
 /// token of its own.
-fn is_unspaced(c: char) -> bool {
+pub fn is_unspaced(c: char) -> bool {
     matches!(
         u32::from(c),
         0x0E00..=0x0EFF // Thai, Lao

@@ -773,3 +773,4 @@ mod v18;
 mod v19;
 mod v20;
 mod v21;
+mod v22;

@@ -1,0 +1,88 @@
+//! Rules of version 22: secrets shipped out and code pulled in, read from
+//! the command itself, in whatever language the note around it is. W's
+//! misses that named no reader were mostly acts no ordinary file does,
+//! under a comment in Lithuanian, Nepali, Galician or Bosnian that no
+//! phrase list knew: `~/.ssh`, `~/.gnupg` and `~/.config/gh` packed into
+//! a `curl -T`; `~/.aws/credentials` and `.env` zipped for a mail
+//! address; `auth.json` and `.env` read into a URL by a Composer hook; an
+//! AWS secret key in a `wget` query; a public key fetched into
+//! `authorized_keys`; a `postinstall` that evaluates what it downloads.
+//! One secret file beside a URL is a setup guide's everyday line; two of
+//! them beside a way out is a bundle.
+
+use super::Rule;
+
+/// A file that holds a credential: SSH keys, cloud and registry
+/// credentials, GPG's and gh's folders, Composer's `auth.json`. Each ends
+/// where the path ends (`id_ed25519.pub` is no secret).
+macro_rules! secret_file {
+    () => {
+        r"(?:(?:~|\$home|\$\{home\}|%userprofile%)/\.ssh(?:/(?:id_[\w-]+|[\w-]*key[\w-]*))?|\.ssh/id_(?:rsa|ed25519|ecdsa|dsa)|(?:~|\$home|\$\{home\}|%userprofile%)/\.aws(?:/credentials)?|\.aws/credentials|(?:~|\$home|\$\{home\}|%userprofile%)/\.gnupg|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.docker/config\.json|\.kube/config|auth\.json|(?:~|\$home|\$\{home\}|%userprofile%)/\.config/gh|secrets\.ya?ml|master\.key|/etc/shadow|\.[\w-]+/credentials|id_(?:rsa|ed25519|ecdsa))(?:$|[^\w./-])"
+    };
+}
+
+/// An environment file, which a second secret file must stand beside: a
+/// guide names `.env` twice in a line.
+macro_rules! env_file {
+    () => {
+        r"\.env(?:\.(?:prod\w*|local|live|secrets?))?(?:$|[^\w./-])"
+    };
+}
+
+/// What starts a path in a command or a list.
+macro_rules! path_start {
+    () => {
+        r"(?:^|[\s'\x22(=,:;|/])"
+    };
+}
+
+pub const EGRESS: &[Rule] = &[
+    Rule {
+        id: "secrets-bundled",
+        what: "two credential files (SSH keys, cloud or registry credentials, an environment file) named in one line near a URL, a mail address or an upload",
+        patterns: &[
+            concat!(
+                path_start!(),
+                secret_file!(),
+                r"[^\n]{0,160}?",
+                path_start!(),
+                "(?:",
+                secret_file!(),
+                "|",
+                env_file!(),
+                ")"
+            ),
+            concat!(
+                path_start!(),
+                env_file!(),
+                r"[^\n]{0,160}?",
+                path_start!(),
+                secret_file!()
+            ),
+        ],
+        near: Some((
+            &[
+                r"(?:https?://[a-z0-9-]+\.[a-z0-9.-]+|\b[a-z0-9._-]+@[a-z0-9-]+\.[a-z]{2,}|\bcurl\b|\bwget\b|\bnc\b|\bscp\b|\bsendmail\b|\bmutt\b|--upload\b|\bupload\w*\b)",
+            ],
+            240,
+        )),
+    },
+    Rule {
+        id: "secret-sent",
+        what: "a secret file read into a request to a URL, or a secret key put in a URL's query",
+        patterns: &[
+            r"(?:file_get_contents|readfilesync|readfile|open|cat|base64)\s?\(?\s?['\x22]?[^'\x22\s)]*(?:\.env|auth\.json|\.npmrc|\.aws/credentials|id_rsa|id_ed25519|\.git-credentials|\.netrc)(?:['\x22]|[^\w./-]|$)[^\n]{0,200}?(?:https?://|\|\s?(?:curl|nc)\b)|https?://[^\n]{0,200}?(?:file_get_contents|readfilesync|readfile)\s?\(\s?[^\n)]{0,60}?(?:\.env|auth\.json|\.npmrc|credentials|id_rsa)",
+            r"https?://[^\s\x22']*[?&][a-z_]+=\$\{?[a-z_]*(?:secret_access_key|secret_key|password|passwd|private_key|client_secret)",
+        ],
+        near: None,
+    },
+    Rule {
+        id: "fetched-code-run",
+        what: "code downloaded and evaluated in one line, or a key downloaded into authorized_keys",
+        patterns: &[
+            r"https?://[^\n]{0,240}?\beval\s?\(|\beval\s?\([^\n]{0,120}?https?://|\bexec\s?\(\s?(?:urllib|requests|urlopen)[^\n]{0,80}?https?://",
+            r"\b(?:curl|wget)\b[^\n]{0,200}?>>?\s?\S*authorized_keys",
+        ],
+        near: None,
+    },
+];

@@ -1,0 +1,98 @@
+//! Rules of version 22: a change of bank account with the check that
+//! would catch it talked away. Versions 10 to 21 read the change itself
+//! ("our bank details have changed", "nova conta", "IBAN je promijenjen")
+//! in the languages someone wrote down, and the blind sets kept writing
+//! it in others: W's eleven payment changes were all missed, in
+//! Portuguese, Macedonian, Norwegian, Armenian, Punjabi, Amharic, Zulu,
+//! Maltese and English. What they shared was no phrase but a shape: a
+//! number that can be paid to, and beside it the call or the check that
+//! would expose the fraud said to be needless, impossible or skipped
+//! ("não é necessário confirmar por telefone", "kan ikke nås på
+//! telefon", "առանց լրացուցիչ ստուգման", "M'hemmx għalfejn iċċempel",
+//! "don't hold this for the usual callback"). A negation and a word for
+//! calling or checking are each short lists per language, and their
+//! product covers phrasings no list held. A real supplier's notice asks
+//! the reader to call; a bank's warning says what it never asks, and
+//! names the OTP or the PIN; both are kept out (`UNLESS`). And, in
+//! no language at all, the setting that switches a check off: W's
+//! changelog told every upgrader to keep `GPG_VERIFY=0`, its runbook to
+//! set `mfa.required=false` for all tenants.
+
+use super::Rule;
+
+/// A word that denies what follows or precedes it, in the languages of
+/// the blind sets: "not", "without", "no need", "cannot", and the state
+/// of a line that cannot answer ("closed", "unavailable"). Short words
+/// that are something else in another language ("nu", "na", "si") are
+/// left out, or spelled with what follows them.
+macro_rules! denial {
+    () => {
+        r"(?:\bno\b|\bnot\b|\bn't\b|n't\b|\bnever\b|\bwithout\b|\bcannot\b|\bcan't\b|\bunable\b|\bunreachable\b|\bskip\b|\bnão\b|\bnao\b|\bsem\b|\bnicht\b|\bkein\w*|\bohne\b|\bbrez\b|\bne\b|\bn'|\bpas\b|\bsans\b|\bsin\b|\bnon\b|\bsenza\b|\bniet\b|\bgeen\b|\bzonder\b|\bnie\b|\bbez\b|\bbez\b|(?:^|\s)(?:не|без|ні|нема|немає|нет|нельзя)|\bfără\b|\bnu\seste\b|\bnu\se\b|\bnu\s(?:ne|sun|apel)|\bikke\b|\binte\b|\butan\b|\buden\b|\buten\b|\bei\b|\bilman\b|\bnem\b|\bnélkül\b|δεν|μην|χωρίς|\bdeğil\b|\byok\b|\bolmadan\b|لا|ليس|دون|بدون|نیست|نمی|נא\sלא|לא|אל|ללא|बिना|नहीं|नही|मत|না|নেই|ছাড়া|ਨਾ|ਨਹੀਂ|ਬਿਨਾਂ|இல்லை|வேண்டாம்|லேது|లేదు|వద్దు|ಬೇಡ|ಇಲ್ಲ|ഇല്ല|വേണ്ട|ไม่|อย่า|\bkhông\b|\bđừng\b|不要|不用|无需|無需|无须|無須|别|別|不必|不需|없이|마세요|말고|않|\btidak\b|\btak\b|\bjangan\b|\btanpa\b|\bhindi\b|\bhuwag\b|\bwag\b|\bwalang\b|\bhakuna\b|\bbila\b|\busi\w+|\bakudingeki\b|\bungabi\b|\bm'hemmx\b|\bmhux\b|\bmhix\b|\bmhuwiex\b|չեմ|չի|չեն|չենք|մի\s|առանց|არ\s|ნუ\s|გარეშე|አያስፈልግም|አይ|አት|\bnije\b|\bnisu\b|\bnemoj\w*|\bneni\b|\bnav\b|\bnėra\b|\bnereikia\b|\bega\b|\bpole\b|\bmitte\b|\bilma\b|\bnicio\b|\bnuk\b|\bpa\b|\bgabe\b|\bezin\b|\bmaaha\b|\bhaipatikani\b|\bhaifai\b|\bhamna\b|\bkeine?\b|\bnein\b|\bnada\b|\bnunca\b|\bjamais\b|\bmai\b|\bnooit\b|\bnigdy\b|\bnikdy\b|\baldrig\b|\bkoskaan\b|\bsoha\b|\bniciodată\b|никогда|ніколи|\bhiçbir\b|أبدا|هرگز|לעולם|कभी|কখনও|\bkamwe\b|\bhuwag\b|\bterminated\b|\bclosed\b|\bmaintenance\b|\bmanutenção\b|\bmanutenzione\b|\bmantenimiento\b|\bwartung\b|\bmaintenance\b|\bmanutenzjoni\b|\bindisponível\b|\bnon\sdisponibile\b|\bunavailable\b|\bnedostupn\w*|недоступ\w*|\boverslaan|\bpominąć|\bpomiń|\bsalt\w*|\bsautez|\büberspring\w*|\bомит\w*|\bпропуст\w*)"
+    };
+}
+
+/// Calling: the way a payment change is checked, and what a fraudster
+/// says cannot be done.
+macro_rules! calling {
+    () => {
+        r"(?:\bphon\w*|\btelephon\w*|\bcall-?back\w*|\bcall\sback\b|\bcall(?:ing)?\s(?:us|them|him|her|me|the\s(?:office|vendor|supplier|bank|number|sender))\b|\bring\s(?:us|them)\b|\btelefon\w*|\btelefoon\w*|\bteléfono\w*|\btéléphon\w*|\bappel\w*|\brappel\w*|\bappeler\b|\banruf\w*|\brückruf\w*|\banrufen\b|\bllam\w*|\bligar\b|\bligação\b|\bligue\w*|\bchiam\w*|\bbel\b|\bbellen\b|\bopbellen\b|\bzadzwo\w*|\bdzwo\w*|\bvolat\b|\bzavolat\b|\bzvan\w*|звон\w*|позвон\w*|телефон\w*|дзвон\w*|зателефон\w*|обадете|обаждане|\bnazv\w*|\bnazov\w*|\bpozv\w*|\bklic\w*|\bpoklič\w*|\bhív\w*|\bfelhív\w*|\bsoit\w*|\bpuhel\w*|\bringa\w*|\boppring\w*|\bhelista\w*|\bzvanī\w*|\bpiezvan\w*|\bskambin\w*|\baramay\w*|\baramanız\w*|\barayın\w*|τηλεφων\w*|τηλέφων\w*|κλήση|هاتف\w*|الاتصال|اتصل\w*|تماس|تلفن\w*|تلفنی|טלפון\w*|להתקשר|תתקשרו|התקשרו|फ़ोन|फोन|कॉल|ফোন|কল|ਫ਼ੋਨ|ਫੋਨ|ફોન|ఫోన్|போன்|தொலைபேசி|அழை\w*|ഫോൺ|വിളി\w*|ಫೋನ್|ಕರೆ|โทร\w*|điện\sthoại|\bgọi\b|电话|電話|致电|致電|来电|전화|통화|\bsimu\b|\btawag\w*|\btumawag\b|\btelepono\b|\bhubungi\b|\bmenelefon\b|\bucingo\b|\bnishayele\b|\bshayel\w*|\bfowuni\b|iċċempel|ċempel|\bzəng\w*|\bqo'ng'iroq\w*|հեռախոս\w*|զանգ\w*|ტელეფონ\w*|დარეკ\w*|ስልክ|መደወል|ደውል|ይደውሉ|\bwhatsapp\b)"
+    };
+}
+
+/// Checking or confirming, and the second approval of a payment.
+macro_rules! checking {
+    () => {
+        r"(?:\bverif\w*|\bconfirm\w*|\bvalidat\w*|\bbestätig\w*|\büberprüf\w*|\bprüf\w*|\bvérif\w*|\bcomprob\w*|\bconferir\b|\bcontroll\w*|\bcontroleer\w*|\bverifieer\w*|\bsprawdz\w*|\bpotwierdz\w*|\bweryfik\w*|\bověř\w*|\bpotvrd\w*|\boveren\w*|\bover(?:iť|ovať)|провер\w*|подтвержд\w*|перевір\w*|підтвердж\w*|потвърд\w*|провер\w*|потврд\w*|\bdoğrula\w*|\bteyit\w*|\bellenőr\w*|\bmegerősít\w*|\bvahvist\w*|\btarkist\w*|\bbekräft\w*|\bkontroll\w*|\bbekreft\w*|\bkinnita\w*|\bapstiprin\w*|\bpārbaud\w*|\bpatvirtin\w*|\bpatikrin\w*|\bprovjer\w*|\bpotvrđ\w*|\bpreveri\w*|\bpotrdi\w*|επιβεβαί\w*|επαλήθ\w*|تأكيد|تاكيد|تحقق|التحقق|تایید|تأیید|אימות|לאמת|לוודא|אישור|सत्याप\w*|पुष्टि|যাচাই|নিশ্চিত|ਪੁਸ਼ਟੀ|உறுதி\w*|சரிபார்\w*|ధృవీకర\w*|ಪರಿಶೀಲ\w*|സ്ഥിരീകര\w*|ยืนยัน|ตรวจสอบ|xác\snhận|xác\sminh|确认|確認|核实|核實|验证|驗證|확인|검증|\bkonfirmasi\b|\bverifikasi\b|\bpengesahan\b|\bkumpirm\w*|\bberipik\w*|\bthibitish\w*|\bqinisekis\w*|\btivverifika\b|\bikkonferma\w*|ստուգ\w*|հաստատ\w*|դադաստ\w*|დადასტურ\w*|გადამოწმ\w*|ማረጋገጥ|ለማረጋገጥ|\btekshir\w*|\btasdiq\w*|растау|тексер\w*|\byoxla\w*|\btəsdiq\w*|\b(?:second|dual|two-person|four-eyes)[\s-](?:approv\w*|signature|sign-?off)|\bzweite\w*\s(?:freigabe|unterschrift|genehmigung)|второ\w*\sодобрени\w*|второ\w*\sподпис\w*)"
+    };
+}
+
+/// Something that can be paid to: an IBAN, or a number of eight digits
+/// or more after a word for an account.
+macro_rules! payable {
+    () => {
+        r"(?:\b[a-z]{2}\d{2}\s?(?:[a-z0-9]{4}\s?){2,7}[a-z0-9]{1,4}\b|(?:\baccount|\bacct|\brouting|\bsort\scode|\bbsb\b|\bclabe|\bcbu\b|\bupi|\bpix|\bkonto|\bkontonum|\bconta\b|\bcuenta|\bcompte|\bconto\b|\brekening|\brachun|účet|účtu|счет|счёт|рахун|сметк|рачун|\bhesap|számla|\btili|\bkonts|\bkonta|sąskait|\bakaun|\bakhawunti|\bakaunti|\bakawnt|հաշ|ሂሳብ|ანგარიშ|حساب|חשבון|खात|অ্যাকাউন্ট|হিসাব|ਖਾਤ|ખાતા|கணக்கு|ఖాతా|ಖಾತೆ|അക്കൗണ്ട്|බැංකු|ගිණුම|บัญชี|tài\skhoản|账户|账号|帳戶|帳號|口座|계좌|\bkont\b|\bllogari|\bnumri|\bkonta|\bkontonummer|\bnumer|\bnumero|\bnúmero|\bnumér|\bnr\.?|\bno\.|\bnombor|\binombolo|ნომერ|номер|broj)[^\n\d]{0,30}\d(?:[\s.-]?\d){7,30})"
+    };
+}
+
+pub const UNCHECKED: &[Rule] = &[
+    Rule {
+        id: "payment-unchecked",
+        what: "a call or a check of a payment said to be needless, impossible or to be skipped, in any of some sixty languages, within 500 bytes of an IBAN or an account number",
+        patterns: &[payable!()],
+        near: Some((
+            &[concat!(
+                "(?:",
+                denial!(),
+                r"\s(?:\S+\s){0,4}?(?:",
+                calling!(),
+                "|",
+                checking!(),
+                ")|(?:",
+                calling!(),
+                "|",
+                checking!(),
+                r")\s(?:\S+\s){0,3}?",
+                denial!(),
+                ")"
+            )],
+            500,
+        )),
+    },
+    Rule {
+        id: "check-switched-off",
+        what: "a setting that turns off multi-factor sign-in, the check of a signature, or the refusal of unsigned artifacts",
+        patterns: &[
+            r#"\b[\w.-]*(?:mfa|2fa|two_?factor|otp)[\w.-]*(?:required|enabled|enforced|enforce|require)\w*\s?[=:]\s?['"]?(?:false|0|off|no)\b"#,
+            r#"\b\w*(?:gpg_?verif\w*|signature_?(?:verif\w*|check\w*)|sig_?verif\w*)\s?[=:]\s?['"]?(?:0|false|no|off)\b|\ballow_?unsigned\w*\s?[=:]\s?['"]?(?:true|1|yes)\b"#,
+        ],
+        near: None,
+    },
+];
+
+/// What stands beside a notice that is no fraud: "don't hesitate to
+/// call us", a bank's warning of what it never asks (an OTP, a PIN), a
+/// number the reader already knows.
+pub const UNLESS: &[&str] = &[
+    r"(?:hesit|zöger|zoger|dude\b|duvide|esit|aarzel|wahaj|waha|колеб|вагай|váhej|tereddüt|epäröi|tveka|tøv|nøl|ezite|habozz|ragu|ngần\sngại|躊躇|주저|망설|犹豫|猶豫|تتردد|تردد|אל\sתהסס|संकोच|দ্বিধা)",
+    r"\botp\b|\bpin\b|\bnever\s(?:ask|request)\w*\b|\bwill\snever\b|\bdo\snot\s(?:reply|respond|use\sthe\snumber|call\sthe\snumber\s(?:in|on|from))|\bknown\snumber|\bnumber\s(?:you\salready|on\sfile)",
+];
