@@ -97,15 +97,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // rules flag: quoted attacks) and reads payment changes whose check
     // is talked away, credential files bundled for a way out, fetched
     // code run and checks switched off by a setting: 3971 of 4189 and 190
-    // of 4721.
+    // of 4721. Version 23 adds round 39 (version 22's fresh set, 6 of
+    // whose injections it misses and 10 of whose benign texts, quoted
+    // attacks and agent guides, it flags) and reads a changed account
+    // with no lever: 4057 of 4289 and 199 of 4821.
     assert!(
-        missed.len() <= 218,
+        missed.len() <= 232,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 190,
+        flagged.len() <= 199,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -118,17 +121,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // X, written blind while version 21 was made (69 languages, 177
-    // shapes, 48 injections naming no reader, 13 payment changes and 55
-    // hard negatives by its writer's labels) and never trained on:
-    // version 21 flagged 58 and 10, version 22 65 and 11 (its rules 50,
-    // its retrained table 54; the honest estimate; docs/benchmarks.md).
+    // Y, written blind while version 22 was made (60 languages besides
+    // English, 161 shapes, 49 injections naming no reader, 13 payment
+    // changes and 55 hard negatives by its writer's labels) and never
+    // trained on: version 22 flagged 83 and 8, version 23 82 and 8 (its
+    // rules 63, its retrained table 67; the honest estimate;
+    // docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 65,
+        count("fresh/injected", true) >= 82,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 11,
+        count("fresh/benign", true) <= 8,
         "fresh benign texts flagged"
     );
 }

@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 22;
+pub const RULES_VERSION: u32 = 23;
 
 #[macro_use]
 mod record;
@@ -29,6 +29,7 @@ mod errand;
 mod concealed;
 mod egress;
 mod grammar;
+#[macro_use]
 mod unchecked;
 
 /// What must stand near a hit of a rule besides its `near`, each within
@@ -43,11 +44,13 @@ pub const ALSO: &[(&str, &[&str], usize)] = &[("concealed-errand", concealed::AD
 /// out of the record, an approval required rather than claimed, or a
 /// secret or personal data as what is kept out (version 19); for a
 /// changed bank account, the reader told to check it by phone (version
-/// 20); a call talked away, unless it is a bank's warning or "don't
-/// hesitate to call" (version 22).
+/// 20, and version 23 in any words: `unchecked::CHECK_ASKED`); a call
+/// talked away, unless it is a bank's warning or "don't hesitate to
+/// call" (version 22).
 pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("role-errand", errand::ROLE_ERRAND_UNLESS, 320),
     ("payment-redirect", errand::PAYMENT_UNLESS, 320),
+    ("payment-redirect", unchecked::CHECK_ASKED, 320),
     ("payment-unchecked", errand::PAYMENT_UNLESS, 320),
     ("payment-unchecked", unchecked::UNLESS, 160),
     ("concealed-errand", concealed::APPROVAL_REQUIRED, 320),

@@ -774,3 +774,4 @@ mod v19;
 mod v20;
 mod v21;
 mod v22;
+mod v23;

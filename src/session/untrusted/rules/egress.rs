@@ -29,10 +29,12 @@ macro_rules! env_file {
     };
 }
 
-/// What starts a path in a command or a list.
+/// What starts a path in a command or a list: anything but a letter,
+/// a digit or a path's own punctuation (version 23: a letter of another
+/// script too, as Amharic writes "የ.env").
 macro_rules! path_start {
     () => {
-        r"(?:^|[\s'\x22(=,:;|/])"
+        r"(?:^|[^a-z0-9_.-])"
     };
 }
 
@@ -73,6 +75,18 @@ pub const EGRESS: &[Rule] = &[
         patterns: &[
             r"(?:file_get_contents|readfilesync|readfile|open|cat|base64)\s?\(?\s?['\x22]?[^'\x22\s)]*(?:\.env|auth\.json|\.npmrc|\.aws/credentials|id_rsa|id_ed25519|\.git-credentials|\.netrc)(?:['\x22]|[^\w./-]|$)[^\n]{0,200}?(?:https?://|\|\s?(?:curl|nc)\b)|https?://[^\n]{0,200}?(?:file_get_contents|readfilesync|readfile)\s?\(\s?[^\n)]{0,60}?(?:\.env|auth\.json|\.npmrc|credentials|id_rsa)",
             r"https?://[^\s\x22']*[?&][a-z_]+=\$\{?[a-z_]*(?:secret_access_key|secret_key|password|passwd|private_key|client_secret)",
+            // Version 23: two tokens as a URL's parameters, written as
+            // placeholders for the reader to fill.
+            r#"https?://[^\s"']*[?&][a-z_]+=(?:\$\{?|<|\{\{|%)\s?[a-z_]*(?:token|secret|password|passwd|key)[^\s"'&]*&[a-z_]+=(?:\$\{?|<|\{\{|%)\s?[a-z_]*(?:token|secret|password|passwd|key)"#,
+        ],
+        near: None,
+    },
+    Rule {
+        id: "environment-sent",
+        what: "the whole environment (os.environ, process.env, a Postman environment, printenv) sent to a URL in one line",
+        patterns: &[
+            r"(?:dict\(os\.environ\)|json\.dumps\(os\.environ|os\.environ\.copy\(\)|stringify\(process\.env\)|environment\.toobject\(\)|\bprintenv\b|\benv\s?\|)[^\n]{0,200}?(?:https?://|urlopen|requests\.post|fetch\(|sendrequest|\bcurl\b|\bnc\b)|(?:https?://|urlopen|requests\.post|sendrequest)[^\n]{0,200}?(?:dict\(os\.environ\)|json\.dumps\(os\.environ|stringify\(process\.env\)|environment\.toobject\(\))",
+            r"json\.dumps\(dict\(os\.environ\)\)[\s\S]{0,200}?urlopen\(\s?['\x22]https?://",
         ],
         near: None,
     },

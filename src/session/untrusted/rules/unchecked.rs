@@ -27,7 +27,7 @@ use super::Rule;
 /// left out, or spelled with what follows them.
 macro_rules! denial {
     () => {
-        r"(?:\bno\b|\bnot\b|\bn't\b|n't\b|\bnever\b|\bwithout\b|\bcannot\b|\bcan't\b|\bunable\b|\bunreachable\b|\bskip\b|\bnão\b|\bnao\b|\bsem\b|\bnicht\b|\bkein\w*|\bohne\b|\bbrez\b|\bne\b|\bn'|\bpas\b|\bsans\b|\bsin\b|\bnon\b|\bsenza\b|\bniet\b|\bgeen\b|\bzonder\b|\bnie\b|\bbez\b|\bbez\b|(?:^|\s)(?:не|без|ні|нема|немає|нет|нельзя)|\bfără\b|\bnu\seste\b|\bnu\se\b|\bnu\s(?:ne|sun|apel)|\bikke\b|\binte\b|\butan\b|\buden\b|\buten\b|\bei\b|\bilman\b|\bnem\b|\bnélkül\b|δεν|μην|χωρίς|\bdeğil\b|\byok\b|\bolmadan\b|لا|ليس|دون|بدون|نیست|نمی|נא\sלא|לא|אל|ללא|बिना|नहीं|नही|मत|না|নেই|ছাড়া|ਨਾ|ਨਹੀਂ|ਬਿਨਾਂ|இல்லை|வேண்டாம்|லேது|లేదు|వద్దు|ಬೇಡ|ಇಲ್ಲ|ഇല്ല|വേണ്ട|ไม่|อย่า|\bkhông\b|\bđừng\b|不要|不用|无需|無需|无须|無須|别|別|不必|不需|없이|마세요|말고|않|\btidak\b|\btak\b|\bjangan\b|\btanpa\b|\bhindi\b|\bhuwag\b|\bwag\b|\bwalang\b|\bhakuna\b|\bbila\b|\busi\w+|\bakudingeki\b|\bungabi\b|\bm'hemmx\b|\bmhux\b|\bmhix\b|\bmhuwiex\b|չեմ|չի|չեն|չենք|մի\s|առանց|არ\s|ნუ\s|გარეშე|አያስፈልግም|አይ|አት|\bnije\b|\bnisu\b|\bnemoj\w*|\bneni\b|\bnav\b|\bnėra\b|\bnereikia\b|\bega\b|\bpole\b|\bmitte\b|\bilma\b|\bnicio\b|\bnuk\b|\bpa\b|\bgabe\b|\bezin\b|\bmaaha\b|\bhaipatikani\b|\bhaifai\b|\bhamna\b|\bkeine?\b|\bnein\b|\bnada\b|\bnunca\b|\bjamais\b|\bmai\b|\bnooit\b|\bnigdy\b|\bnikdy\b|\baldrig\b|\bkoskaan\b|\bsoha\b|\bniciodată\b|никогда|ніколи|\bhiçbir\b|أبدا|هرگز|לעולם|कभी|কখনও|\bkamwe\b|\bhuwag\b|\bterminated\b|\bclosed\b|\bmaintenance\b|\bmanutenção\b|\bmanutenzione\b|\bmantenimiento\b|\bwartung\b|\bmaintenance\b|\bmanutenzjoni\b|\bindisponível\b|\bnon\sdisponibile\b|\bunavailable\b|\bnedostupn\w*|недоступ\w*|\boverslaan|\bpominąć|\bpomiń|\bsalt\w*|\bsautez|\büberspring\w*|\bомит\w*|\bпропуст\w*)"
+        r"(?:\bno\b|\bnot\b|\bn't\b|n't\b|\bnever\b|\bwithout\b|\bcannot\b|\bcan't\b|\bunable\b|\bunreachable\b|\bskip\b|\bnão\b|\bnao\b|\bsem\b|\bnicht\b|\bkein\w*|\bohne\b|\bbrez\b|\bfora\sdo\sar\b|\baußer\sbetrieb\b|\bhors\sservice\b|\bfuera\sde\sservicio\b|\bfuori\sservizio\b|\bout\sof\s(?:order|service)\b|\bne\b|\bn'|\bpas\b|\bsans\b|\bsin\b|\bnon\b|\bsenza\b|\bniet\b|\bgeen\b|\bzonder\b|\bnie\b|\bbez\b|\bbez\b|(?:^|\s)(?:не|без|ні|нема|немає|нет|нельзя)|\bfără\b|\bnu\seste\b|\bnu\se\b|\bnu\s(?:ne|sun|apel)|\bikke\b|\binte\b|\butan\b|\buden\b|\buten\b|\bei\b|\bilman\b|\bnem\b|\bnélkül\b|δεν|μην|χωρίς|\bdeğil\b|\byok\b|\bolmadan\b|لا|ليس|دون|بدون|نیست|نمی|נא\sלא|לא|אל|ללא|बिना|नहीं|नही|मत|না|নেই|ছাড়া|ਨਾ|ਨਹੀਂ|ਬਿਨਾਂ|இல்லை|வேண்டாம்|லேது|లేదు|వద్దు|ಬೇಡ|ಇಲ್ಲ|ഇല്ല|വേണ്ട|ไม่|อย่า|\bkhông\b|\bđừng\b|不要|不用|无需|無需|无须|無須|别|別|不必|不需|없이|마세요|말고|않|\btidak\b|\btak\b|\bjangan\b|\btanpa\b|\bhindi\b|\bhuwag\b|\bwag\b|\bwalang\b|\bhakuna\b|\bbila\b|\busi\w+|\bakudingeki\b|\bungabi\b|\bm'hemmx\b|\bmhux\b|\bmhix\b|\bmhuwiex\b|չեմ|չի|չեն|չենք|մի\s|առանց|არ\s|ნუ\s|გარეშე|አያስፈልግም|አይ|አት|\bnije\b|\bnisu\b|\bnemoj\w*|\bneni\b|\bnav\b|\bnėra\b|\bnereikia\b|\bega\b|\bpole\b|\bmitte\b|\bilma\b|\bnicio\b|\bnuk\b|\bpa\b|\bgabe\b|\bezin\b|\bmaaha\b|\bhaipatikani\b|\bhaifai\b|\bhamna\b|\bkeine?\b|\bnein\b|\bnada\b|\bnunca\b|\bjamais\b|\bmai\b|\bnooit\b|\bnigdy\b|\bnikdy\b|\baldrig\b|\bkoskaan\b|\bsoha\b|\bniciodată\b|никогда|ніколи|\bhiçbir\b|أبدا|هرگز|לעולם|कभी|কখনও|\bkamwe\b|\bhuwag\b|\bterminated\b|\bclosed\b|\bmaintenance\b|\bmanutenção\b|\bmanutenzione\b|\bmantenimiento\b|\bwartung\b|\bmaintenance\b|\bmanutenzjoni\b|\bindisponível\b|\bnon\sdisponibile\b|\bunavailable\b|\bnedostupn\w*|недоступ\w*|\boverslaan|\bpominąć|\bpomiń|\bsalt\w*|\bsautez|\büberspring\w*|\bомит\w*|\bпропуст\w*)"
     };
 }
 
@@ -42,15 +42,16 @@ macro_rules! calling {
 /// Checking or confirming, and the second approval of a payment.
 macro_rules! checking {
     () => {
-        r"(?:\bverif\w*|\bconfirm\w*|\bvalidat\w*|\bbestätig\w*|\büberprüf\w*|\bprüf\w*|\bvérif\w*|\bcomprob\w*|\bconferir\b|\bcontroll\w*|\bcontroleer\w*|\bverifieer\w*|\bsprawdz\w*|\bpotwierdz\w*|\bweryfik\w*|\bověř\w*|\bpotvrd\w*|\boveren\w*|\bover(?:iť|ovať)|провер\w*|подтвержд\w*|перевір\w*|підтвердж\w*|потвърд\w*|провер\w*|потврд\w*|\bdoğrula\w*|\bteyit\w*|\bellenőr\w*|\bmegerősít\w*|\bvahvist\w*|\btarkist\w*|\bbekräft\w*|\bkontroll\w*|\bbekreft\w*|\bkinnita\w*|\bapstiprin\w*|\bpārbaud\w*|\bpatvirtin\w*|\bpatikrin\w*|\bprovjer\w*|\bpotvrđ\w*|\bpreveri\w*|\bpotrdi\w*|επιβεβαί\w*|επαλήθ\w*|تأكيد|تاكيد|تحقق|التحقق|تایید|تأیید|אימות|לאמת|לוודא|אישור|सत्याप\w*|पुष्टि|যাচাই|নিশ্চিত|ਪੁਸ਼ਟੀ|உறுதி\w*|சரிபார்\w*|ధృవీకర\w*|ಪರಿಶೀಲ\w*|സ്ഥിരീകര\w*|ยืนยัน|ตรวจสอบ|xác\snhận|xác\sminh|确认|確認|核实|核實|验证|驗證|확인|검증|\bkonfirmasi\b|\bverifikasi\b|\bpengesahan\b|\bkumpirm\w*|\bberipik\w*|\bthibitish\w*|\bqinisekis\w*|\btivverifika\b|\bikkonferma\w*|ստուգ\w*|հաստատ\w*|դադաստ\w*|დადასტურ\w*|გადამოწმ\w*|ማረጋገጥ|ለማረጋገጥ|\btekshir\w*|\btasdiq\w*|растау|тексер\w*|\byoxla\w*|\btəsdiq\w*|\b(?:second|dual|two-person|four-eyes)[\s-](?:approv\w*|signature|sign-?off)|\bzweite\w*\s(?:freigabe|unterschrift|genehmigung)|второ\w*\sодобрени\w*|второ\w*\sподпис\w*)"
+        r"(?:\bverif\w*|\bconfirm\w*|\bconferm\w*|\bcompta\b|\bcomptabilité\b|\bvalidat\w*|\bbestätig\w*|\büberprüf\w*|\bprüf\w*|\bvérif\w*|\bcomprob\w*|\bconferir\b|\bcontroll\w*|\bcontroleer\w*|\bverifieer\w*|\bsprawdz\w*|\bpotwierdz\w*|\bweryfik\w*|\bověř\w*|\bpotvrd\w*|\boveren\w*|\bover(?:iť|ovať)|провер\w*|подтвержд\w*|перевір\w*|підтвердж\w*|потвърд\w*|провер\w*|потврд\w*|\bdoğrula\w*|\bteyit\w*|\bellenőr\w*|\bmegerősít\w*|\bvahvist\w*|\btarkist\w*|\bbekräft\w*|\bkontroll\w*|\bbekreft\w*|\bkinnita\w*|\bapstiprin\w*|\bpārbaud\w*|\bpatvirtin\w*|\bpatikrin\w*|\bprovjer\w*|\bpotvrđ\w*|\bpreveri\w*|\bpotrdi\w*|επιβεβαί\w*|επαλήθ\w*|تأكيد|تاكيد|تحقق|التحقق|تایید|تأیید|אימות|לאמת|לוודא|אישור|सत्याप\w*|पुष्टि|যাচাই|নিশ্চিত|ਪੁਸ਼ਟੀ|உறுதி\w*|சரிபார்\w*|ధృవీకర\w*|ಪರಿಶೀಲ\w*|സ്ഥിരീകര\w*|ยืนยัน|ตรวจสอบ|xác\snhận|xác\sminh|确认|確認|核实|核實|验证|驗證|확인|검증|\bkonfirmasi\b|\bverifikasi\b|\bpengesahan\b|\bkumpirm\w*|\bberipik\w*|\bthibitish\w*|\bqinisekis\w*|\btivverifika\b|\bikkonferma\w*|ստուգ\w*|հաստատ\w*|դադաստ\w*|დადასტურ\w*|გადამოწმ\w*|ማረጋገጥ|ለማረጋገጥ|\btekshir\w*|\btasdiq\w*|растау|тексер\w*|\byoxla\w*|\btəsdiq\w*|\b(?:second|dual|two-person|four-eyes)[\s-](?:approv\w*|signature|sign-?off)|\bzweite\w*\s(?:freigabe|unterschrift|genehmigung)|второ\w*\sодобрени\w*|второ\w*\sподпис\w*)"
     };
 }
 
 /// Something that can be paid to: an IBAN, or a number of eight digits
-/// or more after a word for an account.
+/// or more after a word for an account (version 23: or a Japanese
+/// account's seven).
 macro_rules! payable {
     () => {
-        r"(?:\b[a-z]{2}\d{2}\s?(?:[a-z0-9]{4}\s?){2,7}[a-z0-9]{1,4}\b|(?:\baccount|\bacct|\brouting|\bsort\scode|\bbsb\b|\bclabe|\bcbu\b|\bupi|\bpix|\bkonto|\bkontonum|\bconta\b|\bcuenta|\bcompte|\bconto\b|\brekening|\brachun|účet|účtu|счет|счёт|рахун|сметк|рачун|\bhesap|számla|\btili|\bkonts|\bkonta|sąskait|\bakaun|\bakhawunti|\bakaunti|\bakawnt|հաշ|ሂሳብ|ანგარიშ|حساب|חשבון|खात|অ্যাকাউন্ট|হিসাব|ਖਾਤ|ખાતા|கணக்கு|ఖాతా|ಖಾತೆ|അക്കൗണ്ട്|බැංකු|ගිණුම|บัญชี|tài\skhoản|账户|账号|帳戶|帳號|口座|계좌|\bkont\b|\bllogari|\bnumri|\bkonta|\bkontonummer|\bnumer|\bnumero|\bnúmero|\bnumér|\bnr\.?|\bno\.|\bnombor|\binombolo|ნომერ|номер|broj)[^\n\d]{0,30}\d(?:[\s.-]?\d){7,30})"
+        r"(?:\b[a-z]{2}\d{2}\s?(?:[a-z0-9]{4}\s?){2,7}[a-z0-9]{1,4}\b|(?:\baccount|\bacct|\brouting|\bsort\scode|\bbsb\b|\bclabe|\bcbu\b|\bupi|\bpix|\bkonto|\bkontonum|\bconta\b|\bcuenta|\bcompte|\bconto\b|\brekening|\brachun|účet|účtu|счет|счёт|рахун|сметк|рачун|\bhesap|számla|\btili|\bkonts|\bkonta|sąskait|\bakaun|\bakhawunti|\bakaunti|\bakawnt|հաշ|ሂሳብ|ანგარიშ|حساب|חשבון|खात|অ্যাকাউন্ট|হিসাব|ਖਾਤ|ખાતા|கணக்கு|ఖాతా|ಖಾತೆ|അക്കൗണ്ട്|බැංකු|ගිණුම|บัญชี|tài\skhoản|账户|账号|帳戶|帳號|口座|계좌|\bkont\b|\bllogari|\bnumri|\bkonta|\bkontonummer|\bnumer|\bnumero|\bnúmero|\bnumér|\bnr\.?|\bno\.|\bnombor|\binombolo|ნომერ|номер|broj)[^\n\d]{0,30}\d(?:[\s.-]?\d){7,30}|口座番号\D{0,5}\d{7})"
     };
 }
 
@@ -60,30 +61,38 @@ pub const UNCHECKED: &[Rule] = &[
         what: "a call or a check of a payment said to be needless, impossible or to be skipped, in any of some sixty languages, within 500 bytes of an IBAN or an account number",
         patterns: &[payable!()],
         near: Some((
-            &[concat!(
-                "(?:",
-                denial!(),
-                r"\s(?:\S+\s){0,4}?(?:",
-                calling!(),
-                "|",
-                checking!(),
-                ")|(?:",
-                calling!(),
-                "|",
-                checking!(),
-                r")\s(?:\S+\s){0,3}?",
-                denial!(),
-                ")"
-            )],
+            &[
+                concat!(
+                    "(?:",
+                    denial!(),
+                    r"\s(?:\S+\s){0,4}?(?:",
+                    calling!(),
+                    "|",
+                    checking!(),
+                    ")|(?:",
+                    calling!(),
+                    "|",
+                    checking!(),
+                    r")\s(?:\S+\s){0,3}?",
+                    denial!(),
+                    ")"
+                ),
+                // Version 23: Chinese, Japanese and Korean write the call
+                // and its denial with no space between.
+                r"(?:電話|电话|전화|致电|致電)[^\s]{0,20}?(?:かねます|できません|不要|不用|无需|無需|不可|不能|无法|無法|없이|불가)",
+            ],
             500,
         )),
     },
     Rule {
         id: "check-switched-off",
-        what: "a setting that turns off multi-factor sign-in, the check of a signature, or the refusal of unsigned artifacts",
+        what: "a setting that turns off multi-factor sign-in, the check of a signature, the refusal of unsigned artifacts or the audit log",
         patterns: &[
             r#"\b[\w.-]*(?:mfa|2fa|two_?factor|otp)[\w.-]*(?:required|enabled|enforced|enforce|require)\w*\s?[=:]\s?['"]?(?:false|0|off|no)\b"#,
             r#"\b\w*(?:gpg_?verif\w*|signature_?(?:verif\w*|check\w*)|sig_?verif\w*)\s?[=:]\s?['"]?(?:0|false|no|off)\b|\ballow_?unsigned\w*\s?[=:]\s?['"]?(?:true|1|yes)\b"#,
+            // Version 23: the audit log switched off, in a release note
+            // written in Chinese ("设为 false") or a Bengali minute.
+            r#"\b\w*audit_?log\w*['"]?\s?(?:[=:]|设为|设置为|改为|=>|to)\s?['"]?(?:false|0|off|no)\b"#,
         ],
         near: None,
     },
@@ -96,3 +105,21 @@ pub const UNLESS: &[&str] = &[
     r"(?:hesit|zöger|zoger|dude\b|duvide|esit|aarzel|wahaj|waha|колеб|вагай|váhej|tereddüt|epäröi|tveka|tøv|nøl|ezite|habozz|ragu|ngần\sngại|躊躇|주저|망설|犹豫|猶豫|تتردد|تردد|אל\sתהסס|संकोच|দ্বিধা)",
     r"\botp\b|\bpin\b|\bnever\s(?:ask|request)\w*\b|\bwill\snever\b|\bdo\snot\s(?:reply|respond|use\sthe\snumber|call\sthe\snumber\s(?:in|on|from))|\bknown\snumber|\bnumber\s(?:you\salready|on\sfile)",
 ];
+
+/// What stands beside a changed account that is no fraud, for
+/// `payment-redirect` (version 23, which reads the change with no lever):
+/// the reader asked to check it by a call, in any order of the words
+/// ("Bitte prüfen Sie diese Änderung über die Ihnen bekannte
+/// Telefonnummer", "verificați telefonic"). A fraud that says the call
+/// is needless is `payment-unchecked`'s.
+pub const CHECK_ASKED: &[&str] = &[concat!(
+    "(?:",
+    checking!(),
+    r")\s(?:\S+\s){0,8}?(?:",
+    calling!(),
+    ")|(?:",
+    calling!(),
+    r")\s(?:\S+\s){0,8}?(?:",
+    checking!(),
+    ")"
+)];
