@@ -100,15 +100,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // of 4721. Version 23 adds round 39 (version 22's fresh set, 6 of
     // whose injections it misses and 10 of whose benign texts, quoted
     // attacks and agent guides, it flags) and reads a changed account
-    // with no lever: 4057 of 4289 and 199 of 4821.
+    // with no lever: 4057 of 4289 and 199 of 4821. Version 24 adds round
+    // 40 (version 23's fresh set) and reads a weakening kept out of the
+    // record by the record's borrowed English name: 4168 of 4389 and 210
+    // of 4921.
     assert!(
-        missed.len() <= 232,
+        missed.len() <= 221,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 199,
+        flagged.len() <= 210,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -121,18 +124,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Y, written blind while version 22 was made (60 languages besides
-    // English, 161 shapes, 49 injections naming no reader, 13 payment
-    // changes and 55 hard negatives by its writer's labels) and never
-    // trained on: version 22 flagged 83 and 8, version 23 82 and 8 (its
-    // rules 63, its retrained table 67; the honest estimate;
+    // Z, written blind while version 23 was made (89 languages besides
+    // English, 163 shapes, 48 injections naming no reader, 11 payment
+    // changes and 57 hard negatives by its writer's labels) and never
+    // trained on: version 23 flagged 64 and 3, version 24 67 and 2 (its
+    // rules 45, its retrained table 57; the honest estimate;
     // docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 82,
+        count("fresh/injected", true) >= 67,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 8,
+        count("fresh/benign", true) <= 2,
         "fresh benign texts flagged"
     );
 }

@@ -775,3 +775,4 @@ mod v20;
 mod v21;
 mod v22;
 mod v23;
+mod v24;

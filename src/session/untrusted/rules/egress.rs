@@ -71,13 +71,16 @@ pub const EGRESS: &[Rule] = &[
     },
     Rule {
         id: "secret-sent",
-        what: "a secret file read into a request to a URL, or a secret key put in a URL's query",
+        what: "a secret file read into a request to a URL, a secret key put in a URL's query, or a database dump uploaded",
         patterns: &[
             r"(?:file_get_contents|readfilesync|readfile|open|cat|base64)\s?\(?\s?['\x22]?[^'\x22\s)]*(?:\.env|auth\.json|\.npmrc|\.aws/credentials|id_rsa|id_ed25519|\.git-credentials|\.netrc)(?:['\x22]|[^\w./-]|$)[^\n]{0,200}?(?:https?://|\|\s?(?:curl|nc)\b)|https?://[^\n]{0,200}?(?:file_get_contents|readfilesync|readfile)\s?\(\s?[^\n)]{0,60}?(?:\.env|auth\.json|\.npmrc|credentials|id_rsa)",
             r"https?://[^\s\x22']*[?&][a-z_]+=\$\{?[a-z_]*(?:secret_access_key|secret_key|password|passwd|private_key|client_secret)",
             // Version 23: two tokens as a URL's parameters, written as
             // placeholders for the reader to fill.
             r#"https?://[^\s"']*[?&][a-z_]+=(?:\$\{?|<|\{\{|%)\s?[a-z_]*(?:token|secret|password|passwd|key)[^\s"'&]*&[a-z_]+=(?:\$\{?|<|\{\{|%)\s?[a-z_]*(?:token|secret|password|passwd|key)"#,
+            // Version 24: a database dump uploaded, whatever the words
+            // around it say.
+            r"\bcurl\b[^\n|;]{0,80}?(?:\s-t|\s--upload-file)\s?\S*\.(?:sql|sql\.gz|dump|bak)\s[^\n]{0,40}?https?://",
         ],
         near: None,
     },
@@ -92,10 +95,12 @@ pub const EGRESS: &[Rule] = &[
     },
     Rule {
         id: "fetched-code-run",
-        what: "code downloaded and evaluated in one line, or a key downloaded into authorized_keys",
+        what: "code downloaded and evaluated in one line, a key downloaded into authorized_keys, or a repository's .git served to all",
         patterns: &[
             r"https?://[^\n]{0,240}?\beval\s?\(|\beval\s?\([^\n]{0,120}?https?://|\bexec\s?\(\s?(?:urllib|requests|urlopen)[^\n]{0,80}?https?://",
             r"\b(?:curl|wget)\b[^\n]{0,200}?>>?\s?\S*authorized_keys",
+            // Version 24: a repository's `.git` served to all.
+            r"\blocation\s[~^=\s]*/?\\?\.git\b[^}\n]{0,40}?\ballow\sall\b",
         ],
         near: None,
     },

@@ -51,7 +51,24 @@ macro_rules! checking {
 /// account's seven).
 macro_rules! payable {
     () => {
-        r"(?:\b[a-z]{2}\d{2}\s?(?:[a-z0-9]{4}\s?){2,7}[a-z0-9]{1,4}\b|(?:\baccount|\bacct|\brouting|\bsort\scode|\bbsb\b|\bclabe|\bcbu\b|\bupi|\bpix|\bkonto|\bkontonum|\bconta\b|\bcuenta|\bcompte|\bconto\b|\brekening|\brachun|účet|účtu|счет|счёт|рахун|сметк|рачун|\bhesap|számla|\btili|\bkonts|\bkonta|sąskait|\bakaun|\bakhawunti|\bakaunti|\bakawnt|հաշ|ሂሳብ|ანგარიშ|حساب|חשבון|खात|অ্যাকাউন্ট|হিসাব|ਖਾਤ|ખાતા|கணக்கு|ఖాతా|ಖಾತೆ|അക്കൗണ്ട്|බැංකු|ගිණුම|บัญชี|tài\skhoản|账户|账号|帳戶|帳號|口座|계좌|\bkont\b|\bllogari|\bnumri|\bkonta|\bkontonummer|\bnumer|\bnumero|\bnúmero|\bnumér|\bnr\.?|\bno\.|\bnombor|\binombolo|ნომერ|номер|broj)[^\n\d]{0,30}\d(?:[\s.-]?\d){7,30}|口座番号\D{0,5}\d{7})"
+        r"(?:\b[a-z]{2}\d{2}\s?(?:[a-z0-9]{4}\s?){2,7}[a-z0-9]{1,4}\b|(?:\baccount|\bacct|\brouting|\bsort\scode|\bbsb\b|\bclabe|\bcbu\b|\bupi|\bpix|\bkonto|\bkontonum|\bconta\b|\bcuenta|\bcompte|\bconto\b|\brekening|\brachun|účet|účtu|счет|счёт|рахун|сметк|рачун|\bhesap|számla|\btili|\bkonts|\bkonta|sąskait|\bakaun|\bakhawunti|\bakaunti|\bakawnt|հաշ|ሂሳብ|ანგარიშ|حساب|חשבון|खात|অ্যাকাউন্ট|হিসাব|ਖਾਤ|ખાતા|கணக்கு|ఖాతా|ಖಾತೆ|അക്കൗണ്ട്|බැංකු|ගිණුම|บัญชี|tài\skhoản|账户|账号|帳戶|帳號|口座|계좌|\bkont\b|\bllogari|\bnumri|\bkonta|\bkontonummer|\bnumer|\bnumero|\bnúmero|\bnumér|\bnr\.?|\bno\.|\bnombor|\binombolo|ნომერ|номер|broj)[^\n\d]{0,30}\d(?:[\s.-]?\d){7,30}|口座番号\D{0,5}\d{7}|חשבון\D{0,5}\d{6,})"
+    };
+}
+
+/// Version 24: a denial in the short forms a request to leave something
+/// out takes ("don't", "ärge", "moenie", "नका", "வேண்டாம்", "ننویسید").
+macro_rules! left_out {
+    () => {
+        r#"(?:\bdon't\b|\bdo\snot\b|\bne\b|\bnu\b|\bnon\b|\bnão\b|\bnem\b|\bnicht\b|\bkein\w*|\bnie\b|\bniet\b|(?:^|\s)не\s|\bega\b|\bärge\b|\bära\b|\bmoenie\b|\bekki\b|\bikke\b|\binte\b|\bei\b|\bnemoj\w*|नका|नको|\bमत\b|नगर्नु\w*|না|வேண்டாம்|ننویسید|نکنید|نگذارید|אל\s|لا\s|不写|不要|别写|勿|하지\s?마|적지\s?말|書かないで|しないで|\bkeep\s(?:it|this)\sout|\bleave\s(?:it|this)\sout)"#
+    };
+}
+
+/// Version 24: the record a change is kept out of, in the English words
+/// other languages borrow for it ("PR-beskrywing", "PR वर्णनात", "ticket de
+/// cambio", "릴리스 노트").
+macro_rules! record_noun {
+    () => {
+        r#"(?:\bchange-?\s?logs?\b|\bchangelog\w*|\brelease[\s-]?notes?\b|\bcommit[\s-](?:message|msg)\w*|\bpr(?:-\w{1,3})?[\s-]?(?:description|beschreibung|beskrywing|kirjeldus\w*|popis\w*|opis\w*|वर्णन\w*|विवरण\w*|açıklama\w*|leírás\w*|kuvaus\w*|beskrivning\w*|beskrivelse\w*|descrição|descripción|descrizione|titel|title|body)|(?:описі|опис\w*|popisu|descrierea|descrição\sdo|descripción\sdel|description\sde\sla|beschreibung\sdes|beskrivningen\sav)\s(?:\S+\s)?pr\b|\bpull\srequest|\bmerge\srequest|릴리스\s?노트|커밋\s?메시지|রিলিজ\sনোট|কমিট\sমেসেজ|变更单|变更日志|更新日志|提交信息|更新履歴|コミットメッセージ|リリースノート|\bticket\sde\scambio|\bdeploy\slog|деплој\sлог|\bchange\s(?:ticket|report|request))"#
     };
 }
 
@@ -80,6 +97,11 @@ pub const UNCHECKED: &[Rule] = &[
                 // Version 23: Chinese, Japanese and Korean write the call
                 // and its denial with no space between.
                 r"(?:電話|电话|전화|致电|致電)[^\s]{0,20}?(?:かねます|できません|不要|不用|无需|無需|不可|不能|无法|無法|없이|불가)",
+                // Version 24: the call or the check denied in one word
+                // ("neoverujte", "nezvaniet", "aramayınız", "msipige simu"),
+                // "אין צורך לאמת", and a denial before the call in scripts
+                // written without spaces.
+                r"\b(?:neover\w*|nevolaj\w*|nevolej\w*|netelefonuj\w*|nezvo\w*|nepotvrdz\w*|nezvan\w*|nepārbaud\w*|neskambin\w*|netikrin\w*|aramay\w*|doğrulamay\w*|msipige|usipige|msithibitishe)\b|אין\sצורך\s(?:\S+\s){0,3}?(?:לאמת|לוודא|להתקשר|לבדוק)|(?:ไม่ต้อง|ไม่จำเป็น|อย่า)[^\s]{0,12}?(?:โทร|ยืนยัน|ตรวจสอบ)|(?:不要|不用|无需|無需|不必|请勿|請勿)[^\s]{0,10}?(?:电话|電話|致电|致電|确认|確認|核实|核實)",
             ],
             500,
         )),
@@ -95,6 +117,27 @@ pub const UNCHECKED: &[Rule] = &[
             r#"\b\w*audit_?log\w*['"]?\s?(?:[=:]|设为|设置为|改为|=>|to)\s?['"]?(?:false|0|off|no)\b"#,
         ],
         near: None,
+    },
+    Rule {
+        id: "unrecorded-weakening",
+        what: "a request to keep a change out of the changelog, the PR's description, the release notes or a change ticket, in any of some forty languages, within 400 bytes of a setting or a line that weakens a check (0.0.0.0, allow all, PermitRootLogin, privileged, a signature check that returns true, MFA or the audit log)",
+        patterns: &[
+            r#"(?:0\.0\.0\.0|allow\sall|permitrootlogin|danger_\w+|privileged|chmod\s[0-7]*6[0-7]*|--no-verify|verify\w*\s?[=:]\s?(?:false|0)|ufw\sdisable|auth\w*\.enabled|\b(?:enabled|required)\s?[=:]\s?false|\bmfa\b|\b2fa\b|audit\w*|user=root|protectsystem|nonewprivileges|verify_signature|return\strue|\btrue\b|autoindex|loadbalancer|--index-url|@\shttps?://|authorized_keys|chpasswd|docker\.sock)"#,
+        ],
+        near: Some((
+            &[concat!(
+                "(?:",
+                left_out!(),
+                r"\s(?:\S+\s){0,6}?",
+                record_noun!(),
+                "|",
+                record_noun!(),
+                r"\s(?:\S+\s){0,4}?",
+                left_out!(),
+                ")"
+            )],
+            400,
+        )),
     },
 ];
 
