@@ -8,7 +8,10 @@
 //! AWS secret key in a `wget` query; a public key fetched into
 //! `authorized_keys`; a `postinstall` that evaluates what it downloads.
 //! One secret file beside a URL is a setup guide's everyday line; two of
-//! them beside a way out is a bundle.
+//! them beside a way out is a bundle. Version 23 adds the whole
+//! environment posted by a `setup.py` or a Postman script and two tokens
+//! as a URL's placeholders; version 24 a database dump uploaded and a
+//! repository's `.git` served to all.
 
 use super::Rule;
 

@@ -17,6 +17,13 @@
 //! no language at all, the setting that switches a check off: W's
 //! changelog told every upgrader to keep `GPG_VERIFY=0`, its runbook to
 //! set `mfa.required=false` for all tenants.
+//!
+//! Version 23 adds what `payment-redirect` needs to stand aside (the
+//! reader asked to check the change by a call, in any words:
+//! `CHECK_ASKED`), and version 24 the weakening kept out of the record,
+//! read from the record's borrowed English name beside a short denial
+//! (`unrecorded-weakening`): a review talked away, as the payment's
+//! call is.
 
 use super::Rule;
 
