@@ -123,17 +123,18 @@ fn reach(normal: &str, tokens: &[Token], at: usize) -> std::ops::Range<usize> {
         }
     };
     let budget = REACH * 3;
-    let (mut start, mut spent) = (at, 0);
-    while start > 0 && spent + cost(&tokens[start - 1]) <= budget {
-        start -= 1;
-        spent += cost(&tokens[start]);
-    }
-    let (mut end, mut spent) = (at + 1, 0);
-    while end < tokens.len() && spent + cost(&tokens[end]) <= budget {
-        spent += cost(&tokens[end]);
-        end += 1;
-    }
-    start..end
+    // How many tokens on one side fit in the budget, nearest first.
+    let fitting = |side: &mut dyn Iterator<Item = &Token>| {
+        let mut spent = 0;
+        side.take_while(|token| {
+            spent += cost(token);
+            spent <= budget
+        })
+        .count()
+    };
+    let before = fitting(&mut tokens[..at].iter().rev());
+    let after = fitting(&mut tokens[at + 1..].iter());
+    at - before..at + 1 + after
 }
 
 #[cfg(test)]
