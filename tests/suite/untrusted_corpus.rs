@@ -103,9 +103,12 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // with no lever: 4057 of 4289 and 199 of 4821. Version 24 adds round
     // 40 (version 23's fresh set) and reads a weakening kept out of the
     // record by the record's borrowed English name: 4168 of 4389 and 210
-    // of 4921.
+    // of 4921. Version 25 adds round 41 (version 24's fresh set, 3 of
+    // whose injections its rules miss) and folds the words of an order in
+    // some seventy more languages; its retrained table reads fewer of the
+    // oldest rounds: 4254 of 4489 and 210 of 5021.
     assert!(
-        missed.len() <= 221,
+        missed.len() <= 235,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
@@ -124,18 +127,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // Z, written blind while version 23 was made (89 languages besides
-    // English, 163 shapes, 48 injections naming no reader, 11 payment
-    // changes and 57 hard negatives by its writer's labels) and never
-    // trained on: version 23 flagged 64 and 3, version 24 67 and 2 (its
-    // rules 45, its retrained table 57; the honest estimate;
-    // docs/benchmarks.md).
+    // AA, written blind while version 24 was made (51 languages besides
+    // English, 49 injections naming no reader, 15 payment changes and 55
+    // hard negatives by its writer's labels) and never trained on:
+    // version 24 flagged 87 and 9, version 25 89 and 7 (its rules 73, its
+    // retrained table 74; the honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 67,
+        count("fresh/injected", true) >= 89,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 2,
+        count("fresh/benign", true) <= 7,
         "fresh benign texts flagged"
     );
 }

@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 24;
+pub const RULES_VERSION: u32 = 25;
 
 #[macro_use]
 mod record;
@@ -51,8 +51,7 @@ pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("role-errand", errand::ROLE_ERRAND_UNLESS, 320),
     ("payment-redirect", errand::PAYMENT_UNLESS, 320),
     ("payment-redirect", unchecked::CHECK_ASKED, 320),
-    ("payment-unchecked", errand::PAYMENT_UNLESS, 320),
-    ("payment-unchecked", unchecked::UNLESS, 160),
+    ("payment-unchecked", unchecked::UNLESS, 400),
     ("concealed-errand", concealed::APPROVAL_REQUIRED, 320),
     ("concealed-errand", concealed::DATA_KEPT_OUT, 80),
 ];

@@ -776,3 +776,4 @@ mod v21;
 mod v22;
 mod v23;
 mod v24;
+mod v25;

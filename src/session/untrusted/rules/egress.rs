@@ -74,7 +74,7 @@ pub const EGRESS: &[Rule] = &[
     },
     Rule {
         id: "secret-sent",
-        what: "a secret file read into a request to a URL, a secret key put in a URL's query, or a database dump uploaded",
+        what: "a secret file read into a request to a URL, a secret key put in a URL's query, a database dump uploaded, an environment file published as a gist, the cluster's secrets sent to a URL, or a server's private keys uploaded",
         patterns: &[
             r"(?:file_get_contents|readfilesync|readfile|open|cat|base64)\s?\(?\s?['\x22]?[^'\x22\s)]*(?:\.env|auth\.json|\.npmrc|\.aws/credentials|id_rsa|id_ed25519|\.git-credentials|\.netrc)(?:['\x22]|[^\w./-]|$)[^\n]{0,200}?(?:https?://|\|\s?(?:curl|nc)\b)|https?://[^\n]{0,200}?(?:file_get_contents|readfilesync|readfile)\s?\(\s?[^\n)]{0,60}?(?:\.env|auth\.json|\.npmrc|credentials|id_rsa)",
             r"https?://[^\s\x22']*[?&][a-z_]+=\$\{?[a-z_]*(?:secret_access_key|secret_key|password|passwd|private_key|client_secret)",
@@ -84,6 +84,11 @@ pub const EGRESS: &[Rule] = &[
             // Version 24: a database dump uploaded, whatever the words
             // around it say.
             r"\bcurl\b[^\n|;]{0,80}?(?:\s-t|\s--upload-file)\s?\S*\.(?:sql|sql\.gz|dump|bak)\s[^\n]{0,40}?https?://",
+            // Version 25: an environment file published as a gist, the
+            // cluster's secrets sent on, a server's private keys uploaded.
+            r"\bgh\sgist\screate\b[^\n]{0,120}?(?:\.env\b|credentials|id_rsa|id_ed25519|\.npmrc|\.pypirc|\.netrc|secrets?\.ya?ml)",
+            r"\bkubectl\sget\ssecrets?\b[^\n]{0,160}?(?:https?://|\|\s?(?:curl|nc|wget)\b)",
+            r"(?:--upload|\bupload|\bcurl\b|\bscp\b|\brsync\b)[^\n]{0,60}?/etc/ssl/private\b",
         ],
         near: None,
     },
@@ -98,12 +103,14 @@ pub const EGRESS: &[Rule] = &[
     },
     Rule {
         id: "fetched-code-run",
-        what: "code downloaded and evaluated in one line, a key downloaded into authorized_keys, or a repository's .git served to all",
+        what: "code downloaded and evaluated in one line, a key downloaded into authorized_keys, a repository's .git served to all, or a web shell that runs what a request carries",
         patterns: &[
             r"https?://[^\n]{0,240}?\beval\s?\(|\beval\s?\([^\n]{0,120}?https?://|\bexec\s?\(\s?(?:urllib|requests|urlopen)[^\n]{0,80}?https?://",
             r"\b(?:curl|wget)\b[^\n]{0,200}?>>?\s?\S*authorized_keys",
             // Version 24: a repository's `.git` served to all.
             r"\blocation\s[~^=\s]*/?\\?\.git\b[^}\n]{0,40}?\ballow\sall\b",
+            // Version 25: a web shell, which runs what a request carries.
+            r"\b(?:shell_exec|system|passthru|exec|popen|proc_open|eval|assert)\s?\(\s?\$(?:_get|_post|_request|_cookie|request->(?:get|input|query))|\b(?:os\.system|os\.popen|subprocess\.[a-z_]+|eval|exec)\(\s?request\.(?:args|form|values|get_json|data|get)|\b(?:exec|execsync|spawn|eval)\(\s?req\.(?:query|body|params)",
         ],
         near: None,
     },
