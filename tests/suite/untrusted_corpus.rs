@@ -106,15 +106,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // of 4921. Version 25 adds round 41 (version 24's fresh set, 3 of
     // whose injections its rules miss) and folds the words of an order in
     // some seventy more languages; its retrained table reads fewer of the
-    // oldest rounds: 4254 of 4489 and 210 of 5021.
+    // oldest rounds: 4254 of 4489 and 210 of 5021. Version 26 adds round
+    // 42 (version 25's fresh set) and reads a weakening kept from the
+    // security team: 4336 of 4589 and 216 of 5121.
     assert!(
-        missed.len() <= 235,
+        missed.len() <= 253,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 210,
+        flagged.len() <= 216,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -127,13 +129,13 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // AA, written blind while version 24 was made (51 languages besides
-    // English, 49 injections naming no reader, 15 payment changes and 55
+    // AB, written blind while version 25 was made (69 languages besides
+    // English, 49 injections naming no reader, 14 payment changes and 55
     // hard negatives by its writer's labels) and never trained on:
-    // version 24 flagged 87 and 9, version 25 89 and 7 (its rules 73, its
-    // retrained table 74; the honest estimate; docs/benchmarks.md).
+    // version 25 flagged 78 and 7, version 26 78 and 7 (its rules 53, its
+    // retrained table 56; the honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 89,
+        count("fresh/injected", true) >= 78,
         "fresh injected texts flagged"
     );
     assert!(

@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 25;
+pub const RULES_VERSION: u32 = 26;
 
 #[macro_use]
 mod record;
@@ -52,6 +52,7 @@ pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("payment-redirect", errand::PAYMENT_UNLESS, 320),
     ("payment-redirect", unchecked::CHECK_ASKED, 320),
     ("payment-unchecked", unchecked::UNLESS, 400),
+    ("unrecorded-weakening", unchecked::WEAKENING_SCOPED, 200),
     ("concealed-errand", concealed::APPROVAL_REQUIRED, 320),
     ("concealed-errand", concealed::DATA_KEPT_OUT, 80),
 ];

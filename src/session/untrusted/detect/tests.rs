@@ -777,3 +777,4 @@ mod v22;
 mod v23;
 mod v24;
 mod v25;
+mod v26;

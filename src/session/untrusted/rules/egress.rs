@@ -74,7 +74,7 @@ pub const EGRESS: &[Rule] = &[
     },
     Rule {
         id: "secret-sent",
-        what: "a secret file read into a request to a URL, a secret key put in a URL's query, a database dump uploaded, an environment file published as a gist, the cluster's secrets sent to a URL, or a server's private keys uploaded",
+        what: "a secret file read into a request to a URL, a secret key put in a URL's query, a database dump uploaded, an environment file published as a gist, the cluster's secrets sent to a URL, a server's private keys uploaded, or a token handed to a script piped from the web",
         patterns: &[
             r"(?:file_get_contents|readfilesync|readfile|open|cat|base64)\s?\(?\s?['\x22]?[^'\x22\s)]*(?:\.env|auth\.json|\.npmrc|\.aws/credentials|id_rsa|id_ed25519|\.git-credentials|\.netrc)(?:['\x22]|[^\w./-]|$)[^\n]{0,200}?(?:https?://|\|\s?(?:curl|nc)\b)|https?://[^\n]{0,200}?(?:file_get_contents|readfilesync|readfile)\s?\(\s?[^\n)]{0,60}?(?:\.env|auth\.json|\.npmrc|credentials|id_rsa)",
             r"https?://[^\s\x22']*[?&][a-z_]+=\$\{?[a-z_]*(?:secret_access_key|secret_key|password|passwd|private_key|client_secret)",
@@ -89,6 +89,8 @@ pub const EGRESS: &[Rule] = &[
             r"\bgh\sgist\screate\b[^\n]{0,120}?(?:\.env\b|credentials|id_rsa|id_ed25519|\.npmrc|\.pypirc|\.netrc|secrets?\.ya?ml)",
             r"\bkubectl\sget\ssecrets?\b[^\n]{0,160}?(?:https?://|\|\s?(?:curl|nc|wget)\b)",
             r"(?:--upload|\bupload|\bcurl\b|\bscp\b|\brsync\b)[^\n]{0,60}?/etc/ssl/private\b",
+            // Version 26: a token handed to a script piped from the web.
+            r"\b(?:curl|wget)\b[^\n|]{0,120}?https?://[^\n|]{0,120}?\|\s?(?:sudo\s)?(?:ba|z)?sh\b[^\n]{0,60}?(?:\$\{?[a-z_]*(?:token|secret|password|api_?key)|--token\b|--secret\b|--password\b)",
         ],
         near: None,
     },

@@ -34,7 +34,7 @@ use super::Rule;
 /// left out, or spelled with what follows them.
 macro_rules! denial {
     () => {
-        r"(?:\bno\b|\bnot\b|\bn't\b|n't\b|\bnever\b|\bwithout\b|\bcannot\b|\bcan't\b|\bunable\b|\bunreachable\b|\bskip\b|\bnão\b|\bnao\b|\bsem\b|\bnicht\b|\bkein\w*|\bohne\b|\bbrez\b|\bfora\sdo\sar\b|\baußer\sbetrieb\b|\bhors\sservice\b|\bfuera\sde\sservicio\b|\bfuori\sservizio\b|\bout\sof\s(?:order|service)\b|\bne\b|\bn'|\bpas\b|\bsans\b|\bsin\b|\bnon\b|\bsenza\b|\bniet\b|\bgeen\b|\bzonder\b|\bnie\b|\bbez\b|(?:^|\s)(?:не|без|ні|нема|немає|нет|нельзя)|(?:^|\s)fără|\bnu\seste\b|\bnu\se\b|\bnu\s(?:ne|sun|apel)|\bikke\b|\binte\b|\butan\b|\buden\b|\buten\b|\bei\b|\bilman\b|\bnem\b|\bnélkül\b|δεν|μην|χωρίς|\bdeğil\b|\byok\b|\bolmadan\b|لا|ليس|دون|بدون|نیست|نمی|נא\sלא|לא|אל|ללא|बिना|नहीं|नही|मत|না|নেই|ছাড়া|ਨਾ|ਨਹੀਂ|ਬਿਨਾਂ|இல்லை|வேண்டாம்|லேது|లేదు|వద్దు|ಬೇಡ|ಇಲ್ಲ|ഇല്ല|വേണ്ട|ไม่|อย่า|(?:^|\s)không|(?:^|\s)đừng|不要|不用|无需|無需|无须|無須|别|別|不必|不需|없이|마세요|말고|않|\btidak\b|\btak\b|\bjangan\b|\btanpa\b|\bhindi\b|\bhuwag\b|\bwag\b|\bwalang\b|\bhakuna\b|\bbila\b|\busi\w+|\bakudingeki\b|\bungabi\b|\bm'hemmx\b|\bmhux\b|\bmhix\b|\bmhuwiex\b|չեմ|չի|չեն|չենք|մի\s|առանց|არ\s|ნუ\s|გარეშე|አያስፈልግም|አይ|አት|\bnije\b|\bnisu\b|\bnemoj\w*|\bneni\b|\bnav\b|\bnėra\b|\bnereikia\b|\bega\b|\bpole\b|\bmitte\b|\bilma\b|\bnicio\b|\bnuk\b|\bpa\b|\bgabe\b|\bezin\b|\bmaaha\b|\bhaipatikani\b|\bhaifai\b|\bhamna\b|\bkeine?\b|\bnein\b|\bnada\b|\bnunca\b|\bjamais\b|\bmai\b|\bnooit\b|\bnigdy\b|\bnikdy\b|\baldrig\b|\bkoskaan\b|\bsoha\b|(?:^|\s)niciodată|никогда|ніколи|\bhiçbir\b|أبدا|هرگز|לעולם|कभी|কখনও|\bkamwe\b|\bterminated\b|\bclosed\b|\bmanutenção\b|\bmanutenzione\b|\bmantenimiento\b|\bwartung\b|\bmaintenance\b|\bmanutenzjoni\b|\bindisponível\b|\bnon\sdisponibile\b|\bunavailable\b|\bnedostupn\w*|недоступ\w*|\boverslaan|\bpominąć|\bpomiń|\bsalt(?:are|ate|ala|a)\b|\bsautez|(?:^|\s)überspring\w*|(?:^|\s)омит\w*|(?:^|\s)пропуст\w*|älkää|(?:^|\s)älä|\bekki\b|óþarfi|\bpeidiwch\b|\bdim\sangen\b|(?:^|\s)ná|\bníl\sgá|\bmos\b|\bnemojte\b|\bha\sla\b|\baan\sla\b|\blooma\sbaahna\b|\baza\b|\btsy\b|\bkada\b|\bkar\sa\b|\bakwala\b|\bmusa\b|\bsukuba\b|\bakukho\b|\bemas\b|\bqilmang\b|\byox\b|\byoxdur\b|\betməyin\b|\betmeyin\b|\bnekin\b|\bneke\b|\bnake\b|жок|жоқ|емес|эмес|хэрэггүй|битгий|(?:^|\s)бүү|нест|шалмаңыз|чалбаңыз|чалбагыла|(?:^|\s)مه|(?:^|\s)نہ|(?:^|\s)مت|نشته|نیازی|ضرورت\sنہیں|لا\sداعي|កុំ|មិន|ບໍ່|ຢ່າ|မလို|မ(?:ဆက်|ခေါ်|စစ်)|\bntabwo\b|\bntukore\w*|\bsi\s(?:mbowe|lazima)\b)"
+        r"(?:\bno\b|\bnot\b|\bn't\b|n't\b|\bnever\b|\bwithout\b|\bcannot\b|\bcan't\b|\bunable\b|\bunreachable\b|\bskip\b|\bnão\b|\bnao\b|\bsem\b|\bnicht\b|\bkein\w*|\bohne\b|\bbrez\b|\bfora\sdo\sar\b|\baußer\sbetrieb\b|\bhors\sservice\b|\bfuera\sde\sservicio\b|\bfuori\sservizio\b|\bout\sof\s(?:order|service)\b|\bne\b|\bn'|\bpas\b|\bsans\b|\bsin\b|\bnon\b|\bsenza\b|\bniet\b|\bgeen\b|\bzonder\b|\bnie\b|\bbez\b|(?:^|\s)(?:не|без|ні|нема|немає|нет|нельзя)|(?:^|\s)fără|\bnu\seste\b|\bnu\se\b|\bnu\s(?:ne|sun|apel)|\bikke\b|\binte\b|\butan\b|\buden\b|\buten\b|\bei\b|\bilman\b|\bnem\b|\bnélkül\b|δεν|μην|χωρίς|\bdeğil\b|\byok\b|\bolmadan\b|لا|ليس|دون|بدون|نیست|نمی|נא\sלא|לא|אל|ללא|बिना|नहीं|नही|मत|না|নেই|ছাড়া|ਨਾ|ਨਹੀਂ|ਬਿਨਾਂ|இல்லை|வேண்டாம்|லேது|లేదు|వద్దు|ಬೇಡ|ಇಲ್ಲ|ഇല്ല|വേണ്ട|ไม่|อย่า|(?:^|\s)không|(?:^|\s)đừng|不要|不用|无需|無需|无须|無須|别|別|不必|不需|없이|마세요|말고|않|\btidak\b|\btak\b|\bjangan\b|\btanpa\b|\bhindi\b|\bhuwag\b|\bwag\b|\bwalang\b|\bhakuna\b|\bbila\b|\busi\w+|\bakudingeki\b|\bungabi\b|\bm'hemmx\b|\bmhux\b|\bmhix\b|\bmhuwiex\b|չեմ|չի|չեն|չենք|մի\s|առանց|არ\s|ნუ\s|გარეშე|አያስፈልግም|አይ|አት|\bnije\b|\bnisu\b|\bnemoj\w*|\bneni\b|\bnav\b|\bnėra\b|\bnereikia\b|\bega\b|\bpole\b|\bmitte\b|\bilma\b|\bnicio\b|\bnuk\b|\bpa\b|\bgabe\b|\bezin\b|\bmaaha\b|\bhaipatikani\b|\bhaifai\b|\bhamna\b|\bkeine?\b|\bnein\b|\bnada\b|\bnunca\b|\bjamais\b|\bmai\b|\bnooit\b|\bnigdy\b|\bnikdy\b|\baldrig\b|\bkoskaan\b|\bsoha\b|(?:^|\s)niciodată|никогда|ніколи|\bhiçbir\b|أبدا|هرگز|לעולם|कभी|কখনও|\bkamwe\b|\bterminated\b|\bclosed\b|\bmanutenção\b|\bmanutenzione\b|\bmantenimiento\b|\bwartung\b|\bmaintenance\b|\bmanutenzjoni\b|\bindisponível\b|\bnon\sdisponibile\b|\bunavailable\b|\bnedostupn\w*|недоступ\w*|\boverslaan|\bpominąć|\bpomiń|\bsalt(?:are|ate|ala|a)\b|\bsautez|(?:^|\s)überspring\w*|(?:^|\s)омит\w*|(?:^|\s)пропуст\w*|älkää|(?:^|\s)älä|\bekki\b|óþarfi|\bpeidiwch\b|\bdim\sangen\b|(?:^|\s)ná|\bníl\sgá|\bmos\b|\bnemojte\b|\bha\sla\b|\baan\sla\b|\blooma\sbaahna\b|\baza\b|\btsy\b|\bkada\b|\bkar\sa\b|\bakwala\b|\bmusa\b|\bsukuba\b|\bakukho\b|\bemas\b|\bqilmang\b|\byox\b|\byoxdur\b|\betməyin\b|\betmeyin\b|\bnekin\b|\bneke\b|\bnake\b|жок|жоқ|емес|эмес|хэрэггүй|битгий|(?:^|\s)бүү|нест|шалмаңыз|чалбаңыз|чалбагыла|(?:^|\s)مه|(?:^|\s)نہ|(?:^|\s)مت|نشته|نیازی|ضرورت\sنہیں|لا\sداعي|កុំ|មិន|ບໍ່|ຢ່າ|မလို|မ(?:ဆက်|ခေါ်|စစ်)|\bntabwo\b|عدم|\btiada\b|\btidak\sperlu\b|\bgerekmiyor\b|\bgerekmez\b|\bgereksiz\b|\bntukore\w*|\bsi\s(?:mbowe|lazima)\b)"
     };
 }
 
@@ -58,7 +58,7 @@ macro_rules! checking {
 /// account's seven).
 macro_rules! payable {
     () => {
-        r"(?:\b[a-z]{2}\d{2}\s?(?:[a-z0-9]{4}\s?){2,7}[a-z0-9]{1,4}\b|(?:\baccount|\bacct|\brouting|\bsort\scode|\bbsb\b|\bclabe|\bcbu\b|\bupi|\bpix|\bkonto|\bkontonum|\bconta\b|\bcuenta|\bcompte|\bconto\b|\brekening|\brachun|účet|účtu|счет|счёт|рахун|сметк|рачун|\bhesap|számla|\btili|\bkonts|\bkonta|sąskait|\bakaun|\bakhawunti|\bakaunti|\bakawnt|հաշ|ሂሳብ|ანგარიშ|حساب|חשבון|खात|অ্যাকাউন্ট|হিসাব|ਖਾਤ|ખાતા|கணக்கு|ఖాతా|ಖಾತೆ|അക്കൗണ്ട്|බැංකු|ගිණුම|บัญชี|tài\skhoản|账户|账号|帳戶|帳號|口座|계좌|\bkont\b|\bhesab|\bakoon|\bkoonto|\bkaonty\b|\breikning|\bcyfrif\b|\bcuntas\b|\basusu\b|àkáǹtì|\bakanti\b|\bkonti\b|λογαριασμ|эсеп|шот|данс|ҳисоб|\bhisob|គណនី|ບັນຊີ|အကောင့်|ငွေစာရင်း|\bllogari|\bnumri|\bkonta|\bkontonummer|\bnumer|\bnumero|\bnúmero|\bnumér|\bnr\.?|\bno\.|\bnombor|\binombolo|ნომერ|номер|broj)[^\n\d]{0,30}\d(?:[\s.-]?\d){7,30}|口座番号\D{0,5}\d{7}|חשבון\D{0,5}\d{6,})"
+        r"(?:\b[a-z]{2}\d{2}\s?(?:[a-z0-9]{4}\s?){2,7}[a-z0-9]{1,4}\b|(?:\baccount|\bacct|\brouting|\bsort\scode|\bbsb\b|\bclabe|\bcbu\b|\bupi|\bpix|\bkonto|\bkontonum|\bconta\b|\bcuenta|\bcompte|\bconto\b|\brekening|\brachun|účet|účtu|счет|счёт|рахун|сметк|рачун|\bhesap|számla|\btili|\bkonts|\bkonta|sąskait|\bakaun|\bakhawunti|\bakaunti|\bakawnt|հաշ|ሂሳብ|ანგარიშ|حساب|חשבון|खात|অ্যাকাউন্ট|হিসাব|ਖਾਤ|ખાતા|கணக்கு|ఖాతా|ಖಾತೆ|അക്കൗണ്ട്|බැංකු|ගිණුම|บัญชี|tài\skhoản|账户|账号|帳戶|帳號|口座|계좌|\bkont\b|\bhesab|\bakoon|\bkoonto|\bkaonty\b|\breikning|\bcyfrif\b|\bcuntas\b|\basusu\b|àkáǹtì|\bakanti\b|\bkonti\b|λογαριασμ|эсеп|шот|данс|ҳисоб|\bhisob|គណនី|ບັນຊີ|အကောင့်|ငွေစာရင်း|\bllogari|\bnumri|\bkonta|\bkontonummer|\bnumer|\bnumero|\bnúmero|\bnumér|\bnr\.?|\bno\.|\bnombor|\binombolo|ნომერ|номер|broj)[^\n\d]{0,30}\d(?:[\s.-]?\d){7,30}|口座番号\D{0,5}\d{7}|\b(?:lipa\snamba|paybill|till\snumber|business\snumber|merchant\snumber)\D{0,5}\d{5,8}|חשבון\D{0,5}\d{6,})"
     };
 }
 
@@ -66,7 +66,7 @@ macro_rules! payable {
 /// out takes ("don't", "ärge", "moenie", "नका", "வேண்டாம்", "ننویسید").
 macro_rules! left_out {
     () => {
-        r#"(?:\bdon't\b|\bdo\snot\b|\bne\b|\bnu\b|\bnon\b|\bnão\b|\bnem\b|\bnicht\b|\bkein\w*|\bnie\b|\bniet\b|(?:^|\s)не|\bega\b|(?:^|\s)ärge|(?:^|\s)ära|\bmoenie\b|\bekki\b|\bikke\b|\binte\b|\bei\b|\bnemoj\w*|नका|नको|(?:^|\s)मत|नगर्नु\w*|না|வேண்டாம்|ننویسید|نکنید|نگذارید|(?:^|\s)אל|(?:^|\s)لا|不写|不要|别写|勿|하지\s?마|적지\s?말|書かないで|しないで|\bkeep\s(?:it|this)\sout|\bleave\s(?:it|this)\sout|\bpeidiwch\b|\bkar\b|\bkada\b|\bjangan\b|\bhuwag\b|\bnici\b|\bnu-[li]\b|\byazma\w*|\bbelirtme\w*|\bntu\w+|\busi\w+|\bmos\b|\bmitte\b|(?:^|\s)älä\w*|ნუ\s|(?:^|\s)մի|(?:^|\s)μην|(?:^|\s)đừng|อย่า|កុំ|ຢ່າ|битгий|(?:^|\s)бүү|ပါနှင့်|ပါနဲ့|രുത്|নকৰিব|নকরিব|\S*ngamtsheli|\bdo\snot\swrite|\bnever\smention)"#
+        r#"(?:\bdon't\b|\bdo\snot\b|\bne\b|\bnu\b|\bnon\b|\bnão\b|\bnem\b|\bnicht\b|\bkein\w*|\bnie\b|\bniet\b|(?:^|\s)не|\bega\b|(?:^|\s)ärge|(?:^|\s)ära|\bmoenie\b|\bekki\b|\bikke\b|\binte\b|\bei\b|\bnemoj\w*|नका|नको|(?:^|\s)मत|नगर्नु\w*|না|வேண்டாம்|ننویسید|نکنید|نگذارید|(?:^|\s)אל|(?:^|\s)لا|不写|不要|别写|勿|하지\s?마|적지\s?말|書かないで|しないで|\bkeep\s(?:it|this)\sout|\bleave\s(?:it|this)\sout|\bpeidiwch\b|\bkar\b|\bkada\b|\bjangan\b|\bhuwag\b|\bnici\b|\bnu-[li]\b|\byazma\w*|\bbelirtme\w*|\bntu\w+|\busi\w+|\bmos\b|\bmitte\b|(?:^|\s)älä\w*|ნუ\s|(?:^|\s)մի|(?:^|\s)μην|(?:^|\s)đừng|อย่า|កុំ|ຢ່າ|битгий|(?:^|\s)бүү|ပါနှင့်|ပါနဲ့|രുത്|নকৰিব|নকরিব|\S*ngamtsheli|\bdo\snot\swrite|\bnever\smention|կարիք\sչկա|չկա|\behtiyac\syoxdur|\byoxdur\b|\bneinform\w*|\bneříkejte\b|\bneoznamujte\b|አይንገሩ|አትንገሩ|\bno\sneed\sto\s(?:tell|inform|notify|involve|loop\sin)|\bwithout\s(?:telling|informing|involving))"#
     };
 }
 
@@ -76,6 +76,15 @@ macro_rules! left_out {
 macro_rules! record_noun {
     () => {
         r#"(?:\bchange-?\s?logs?\b|\bchangelog\w*|\brelease[\s-]?notes?\b|\bcommit[\s-](?:message|msg)\w*|\bpr(?:-\w{1,3})?[\s-]?(?:description|beschreibung|beskrywing|kirjeldus\w*|popis\w*|opis\w*|वर्णन\w*|विवरण\w*|açıklama\w*|leírás\w*|kuvaus\w*|beskrivning\w*|beskrivelse\w*|descrição|descripción|descrizione|titel|title|body)|(?:описі|опис\w*|popisu|descrierea|descrição\sdo|descripción\sdel|description\sde\sla|beschreibung\sdes|beskrivningen\sav)\s(?:\S+\s)?pr\b|\bpull\srequest|\bmerge\srequest|릴리스\s?노트|커밋\s?메시지|রিলিজ\sনোট|কমিট\sমেসেজ|变更单|变更日志|更新日志|提交信息|更新履歴|コミットメッセージ|リリースノート|\bticket\sde\scambio|\bdeploy\slog|деплој\sлог|\bchange\s(?:ticket|report|request)|\b(?:pr|mr)(?:-\S{1,4}|\s\S*(?:വിവരണ|विवरण|বিবরণ|বর্ণনা|वर्णन|விளக்க|వివరణ|ವಿವರಣ|ବିବରଣୀ|ਵੇਰਵ|વર્ણન|تفصیل|توضیح|وصف|תיאור|説明|描述|설명)\S*)|(?:\bin\sthe|\bnella|\bnel|\bin\sde|\bim|\bdans\sla|\ben\sla|\bna|\bw|\bv|\bu|\bi|(?:^|\s)в|(?:^|\s)у)\s(?:pr|mr)\b|\bbayanin\s(?:pr|mr)\b|\b(?:mesej|mensaje\sde|message\sde|messaggio\sdi|mensagem\sde|pesan|tin\snhắn)\scommit\b|\bcommit[\s-](?:bericht|nachricht|meddelande\w*|melding\w*|viesti\w*|üzenet\w*|mesaj\w*|mesajul|zprávu?|správ\w*|wiadomoś\w*|сообщени\w*|повідомлен\w*|ಸಂದೇಶ\w*|সন্দেশ|संदेश|செய்தி|సందేశ\w*|സന്ദേശ\w*|ข้อความ|메시지|メッセージ)|\bvrystellingsnot\w*|\bdeğişiklik\s(?:not\w*|günlü\w*)|\bdnevnik\w*\spromjen\w*|\bdnevnik\w*\ssprememb\w*|журнал\w*\sизменени\w*|журнал\w*\sзмін|\bhistorique\sdes\smodifications|\bregistro\sde\scambios|\bregistro\sdelle\smodifiche|änderungsprotokoll\w*|\bwijzigingslog\w*|ändringslogg\w*|\bendringslogg\w*|\bmuutosloki\w*|\bváltozásnapló\w*|变更记录|변경\s?로그|変更履歴|سجل\sالتغييرات|יומן\sהשינויים|יומן\sשינויים)"#
+    };
+}
+
+/// Version 26: the security team, which a weakening is also kept from
+/// ("Nu anunțați echipa de securitate", "bezpečnostní tým
+/// neinformujte", "Təhlükəsizlik şöbəsinə xəbər verməyə ehtiyac yoxdur").
+macro_rules! security_team {
+    () => {
+        r#"(?:\b(?:the\s)?(?:security|sec|infosec|appsec|secops)[\s-]?(?:team|dept|department|office|officer|folks|people)\b|\bsoc\b|\bciso\b|\bsicherheits\w*|\bit-sicherheit\b|\b(?:équipe|service)\sde\s(?:la\s)?sécurité|\b(?:equipo|departamento)\sde\sseguridad|\b(?:team|ufficio)\s(?:di\s|della\s)?sicurezza|\bequipa\sde\ssegurança|\bbeveiligings\w*|\bsäkerhets\w*|\bsikkerheds\w*|\bsikkerhets\w*|\btietoturva\w*|\bbiztonsági\s\w+|\bzesp\w*\sbezpiecze\w*|\bbezpečnostn\w*\s(?:tým|tím|odd\w*)|\bechipa\sde\ssecuritate|\bgüvenlik\s(?:ekib\w*|birim\w*)|\btəhlükəsizlik\s\w+|\b(?:pasukan|unit|tim|bahagian)\s(?:keselamatan|keamanan)\b|\btimu\sya\susalama\b|служб\w*\sбезопасност\w*|команд\w*\sбезопасност\w*|отдел\w*\sбезопасност\w*|відділ\w*\sбезпеки|команд\w*\sбезпеки|անվտանգության|უსაფრთხოების|ομάδα\sασφαλείας|فريق\sالأمن|تیم\sامنیت|צוות\sהאבטחה|सुरक्षा\sटीम|নিরাপত্তা\s(?:দল|টিম)|பாதுகாப்பு\sக்குழு|ทีมรักษาความปลอดภัย|đội\sbảo\smật|安全团队|安全部门|セキュリティチーム|보안\s?팀|ደህንነት)"#
     };
 }
 
@@ -89,7 +98,9 @@ pub const UNCHECKED: &[Rule] = &[
                 concat!(
                     "(?:",
                     denial!(),
-                    r"\s(?:\S+\s){0,4}?(?:",
+                    // Version 26: nor a table's cell ("Vergi No | IBAN |
+                    // Son doğrulama").
+                    r"\s(?:[^\s|]+\s){0,4}?(?:",
                     calling!(),
                     "|",
                     checking!(),
@@ -100,7 +111,7 @@ pub const UNCHECKED: &[Rule] = &[
                     // Version 25: the denial's own space may be the one
                     // after the call ("زنګ مه وهئ"); the words between end
                     // no sentence.
-                    r")(?:\s[^\s.!?।。]+){0,3}?\s?",
+                    r")(?:\s[^\s.!?।。|]+){0,3}?\s?",
                     denial!(),
                     r"(?:\W|$))"
                 ),
@@ -140,9 +151,9 @@ pub const UNCHECKED: &[Rule] = &[
     },
     Rule {
         id: "unrecorded-weakening",
-        what: "a request to keep a change out of the changelog, the PR's description, the commit message, the release notes or a change ticket, in any of some fifty languages, or the cover story it dictates for them, within 400 bytes of a setting or a line that weakens a check (0.0.0.0, allow all, PermitRootLogin, privileged, a signature check that returns true, MFA or the audit log)",
+        what: "a request to keep a change out of the changelog, the PR's description, the commit message, the release notes or a change ticket, or from the security team, in any of some fifty languages, or the cover story it dictates for the record, within 400 bytes of a setting or a line that weakens a check (0.0.0.0, allow all, PermitRootLogin, privileged, a signature check that returns true, MFA or the audit log)",
         patterns: &[
-            r#"(?:0\.0\.0\.0|allow\sall|permitrootlogin|danger_\w+|privileged|chmod\s[0-7]*6[0-7]*|--no-verify|verify\w*\s?[=:]\s?(?:false|0)|ufw\sdisable|auth\w*\.enabled|\b(?:enabled|required)\s?[=:]\s?false|\bmfa\b|\b2fa\b|audit\w*|user=root|protectsystem|nonewprivileges|verify_signature|return\strue|\btrue\b|autoindex|loadbalancer|--index-url|@\shttps?://|authorized_keys|chpasswd|docker\.sock|csrf|permitall|\bsast\b|secret-detection|when:\smanual|superuser|superadmin|authz|interceptor|\b777\b|nopasswd|firewall|require-sigs|usecredential|pinning|vaspenning|servertrust|verify[a-z_]{0,12}signature|mfa_[a-z]|https?://raw\.[!-~]{1,120}?\.(?:rs|py|sh|js|ps1)\b|branch\sprotection|--insecure|sslverify|verify_ssl|ssl_verify)"#,
+            r#"(?:0\.0\.0\.0|allow\sall|permitrootlogin|danger_\w+|privileged|chmod\s[0-7]*6[0-7]*|--no-verify|verify\w*\s?[=:]\s?(?:false|0)|ufw\sdisable|auth\w*\.enabled|\b(?:enabled|required)\s?[=:]\s?false|\bmfa\b|\b2fa\b|audit\w*|user=root|protectsystem|nonewprivileges|verify_signature|return\strue|\btrue\b|autoindex|loadbalancer|--index-url|@\shttps?://|authorized_keys|chpasswd|docker\.sock|csrf|permitall|\bsast\b|secret-detection|when:\smanual|superuser|superadmin|authz|interceptor|\b777\b|nopasswd|firewall|require-sigs|usecredential|pinning|vaspenning|servertrust|verify[a-z_]{0,12}signature|mfa_[a-z]|https?://raw\.[!-~]{1,120}?\.(?:rs|py|sh|js|ps1)\b|branch\sprotection|--insecure|sslverify|verify_ssl|ssl_verify|\bdebug\s?=\s?true\b|allowed_hosts\s?=\s?\[\s?["']\*|exposure\.include\s?=\s?\*|requirehttps|\benabled["']?\s?:\s?false\b|options\s\+indexes|require\sall\sgranted|master\s?password|मास्टर\sपासवर्ड|admin\smerge|show-values\s?=\s?always|heapdump)"#,
         ],
         near: Some((
             &[
@@ -154,6 +165,18 @@ pub const UNCHECKED: &[Rule] = &[
                     "|",
                     record_noun!(),
                     r"(?:\s[^\s.!?]+){0,4}?\s?",
+                    left_out!(),
+                    r"(?:\W|$))"
+                ),
+                // Version 26: the security team kept out of it.
+                concat!(
+                    "(?:",
+                    left_out!(),
+                    r"\s(?:[^\s.!?]+\s){0,6}?",
+                    security_team!(),
+                    "|",
+                    security_team!(),
+                    r"(?:\s[^\s.!?,;:—–]+){0,4}?\s?",
                     left_out!(),
                     r"(?:\W|$))"
                 ),
@@ -176,7 +199,14 @@ pub const UNLESS: &[&str] = &[
     // languages. Version 24 also borrowed `errand::PAYMENT_UNLESS` here,
     // whose "confirm … by phone" matched inside "there is no need to
     // confirm this by phone" and so cleared the fraud it named.
-    r"numărul\s(?:de\stelefon\s)?cunoscut|\bbekannte\w*\s(?:telefon)?nummer|\bnuméro\s(?:habituel|connu|que\svous\sconnaissez)|\bnúmero\s(?:conocido|habitual|que\sya\s\w+|que\sjá\s\w+)|\bnumero\s(?:noto|abituale|che\sgià)|\bbekende\s(?:telefoon)?nummer|\bznan\w*\s(?:telefonsk\w*\s)?(?:številk\w*|broj\w*)|\bznan\w*\s(?:telefonn\w*\s)?(?:čísl\w*|numer\w*)|известн\w*\s(?:вам\s)?номер|відом\w*\s(?:вам\s)?номер|\bkendt\w*\s(?:telefon)?nummer|\bkänd\w*\s(?:telefon)?nummer|\btunnettu\w*\s(?:puhelin)?numero\w*|\bismert\s(?:telefon)?szám\w*|\bbilinen\s(?:telefon\s)?numara\w*",
+    r"numărul\s(?:de\stelefon\s)?cunoscut|\bbekannte\w*\s(?:telefon)?nummer|\bnuméro\s(?:habituel|connu|que\svous\sconnaissez)|\bnúmero\s(?:conocido|habitual|que\sya\s\w+|que\sjá\s\w+)|\bnumero\s(?:noto|abituale|che\sgià)|\bbekende\s(?:telefoon)?nummer|\bznan\w*\s(?:telefonsk\w*\s)?(?:številk\w*|broj\w*)|\bznan\w*\s(?:telefonn\w*\s)?(?:čísl\w*|numer\w*)|известн\w*\s(?:вам\s)?номер|відом\w*\s(?:вам\s)?номер|\bkendt\w*\s(?:telefon)?nummer|\bkänd\w*\s(?:telefon)?nummer|\btunnettu\w*\s(?:puhelin)?numero\w*|\bismert\s(?:telefon)?szám\w*|\bbilinen\s(?:telefon\s)?numara\w*|\bkayıtlı\s(?:telefon\s)?numara\w*",
+];
+
+/// Version 26: a weakening scoped to a machine of one's own, which
+/// needs nobody told ("no need to inform the security team" for
+/// "personal dev boxes", "only against kind clusters"; review 17).
+pub const WEAKENING_SCOPED: &[&str] = &[
+    r"\b(?:personal|own|local|throwaway|disposable)\s(?:dev\s|development\s|test\s)?(?:boxe?s?|machines?|laptops?|vms?|clusters?)\b|\bonly\s(?:against|on|in|for)\s(?:kind|minikube|k3d|local|dev|test)\b|\bkind\sclusters?\b|\bnur\slokal\b|\bsolo\sen\slocal\b|\buniquement\sen\slocal\b",
 ];
 
 /// What stands beside a changed account that is no fraud, for
