@@ -36,6 +36,22 @@ const NEUTRAL: &[&str] = &[
 ];
 
 /// No text is flagged by any rule.
+/// Every pattern of the table: the rules' own, their `near`, and the
+/// `ALSO` and `UNLESS` entries keyed by rule.
+fn every_source() -> impl Iterator<Item = &'static str> {
+    let near = table()
+        .filter_map(|rule| rule.near)
+        .flat_map(|(patterns, _)| patterns.iter().copied());
+    let keyed = ALSO
+        .iter()
+        .chain(UNLESS)
+        .flat_map(|(_, patterns, _)| patterns.iter().copied());
+    table()
+        .flat_map(|rule| rule.patterns.iter().copied())
+        .chain(near)
+        .chain(keyed)
+}
+
 fn assert_unflagged(texts: &[&str]) {
     for text in texts {
         assert_eq!(rules_of(text), Vec::<String>::new(), "{text:?}");

@@ -159,19 +159,8 @@ fn version_25_leaves_the_near_misses_alone() {
 /// without `\b`, or with `(?:^|\s)`.
 #[test]
 fn no_ascii_boundary_stands_beside_a_letter_it_cannot_see() {
-    let near = table()
-        .filter_map(|rule| rule.near)
-        .flat_map(|(patterns, _)| patterns);
-    let keyed = ALSO
-        .iter()
-        .chain(UNLESS)
-        .flat_map(|(_, patterns, _)| *patterns);
-    let sources = table()
-        .flat_map(|rule| rule.patterns)
-        .chain(near)
-        .chain(keyed);
     let mut wrong = Vec::new();
-    for source in sources {
+    for source in every_source() {
         for (at, _) in source.match_indices(r"\b") {
             // `\\b` is a backslash and a `b`, no boundary.
             if source[..at].ends_with('\\') {

@@ -85,19 +85,8 @@ fn version_26_leaves_the_near_misses_alone() {
 /// written so once, and fired on nothing until it was mended.
 #[test]
 fn no_pattern_holds_a_control_character() {
-    let near = table()
-        .filter_map(|rule| rule.near)
-        .flat_map(|(patterns, _)| patterns);
-    let keyed = ALSO
-        .iter()
-        .chain(UNLESS)
-        .flat_map(|(_, patterns, _)| *patterns);
-    let wrong: Vec<&str> = table()
-        .flat_map(|rule| rule.patterns)
-        .chain(near)
-        .chain(keyed)
+    let wrong: Vec<&str> = every_source()
         .filter(|source| source.chars().any(|c| c.is_control() && c != '\n'))
-        .copied()
         .collect();
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
