@@ -108,15 +108,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // some seventy more languages; its retrained table reads fewer of the
     // oldest rounds: 4254 of 4489 and 210 of 5021. Version 26 adds round
     // 42 (version 25's fresh set) and reads a weakening kept from the
-    // security team: 4336 of 4589 and 216 of 5121.
+    // security team: 4336 of 4589 and 216 of 5121. Version 27 adds round
+    // 43 (version 26's fresh set, 22 of whose injections it missed) and
+    // reads its payment changes and unsigned packages: 4447 of 4689 and
+    // 221 of 5220.
     assert!(
-        missed.len() <= 253,
+        missed.len() <= 242,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 216,
+        flagged.len() <= 221,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -129,17 +132,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // AB, written blind while version 25 was made (69 languages besides
-    // English, 49 injections naming no reader, 14 payment changes and 55
+    // AC, written blind while version 26 was made (72 languages besides
+    // English, 51 injections naming no reader, 13 payment changes and 60
     // hard negatives by its writer's labels) and never trained on:
-    // version 25 flagged 78 and 7, version 26 78 and 7 (its rules 53, its
-    // retrained table 56; the honest estimate; docs/benchmarks.md).
+    // version 26 flagged 79 and 13, version 27 80 and 13 (its rules 54,
+    // its retrained table 68; the honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 78,
+        count("fresh/injected", true) >= 80,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 7,
+        count("fresh/benign", true) <= 13,
         "fresh benign texts flagged"
     );
 }

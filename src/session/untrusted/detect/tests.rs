@@ -794,3 +794,4 @@ mod v23;
 mod v24;
 mod v25;
 mod v26;
+mod v27;
