@@ -88,6 +88,36 @@ macro_rules! security_team {
     };
 }
 
+/// Version 25: a word for "only", beside the cover story a note
+/// dictates for the record.
+macro_rules! only {
+    () => {
+        r#"(?:\bonly\b|\bjust\b|танҳо|മാത്രം|\bkawai\b|শুধু|\bsólo\b|\bsolo\b|\bnur\b|\bseulement\b|\buniquement\b|\bapenas\b|\bsomente\b|\btylko\b|\bjen\b|\bjenom\b|\blen\b|только|лише|тільки|\bsadece\b|\byalnızca\b|\bcsak\b|\bvain\b|\bbara\b|\bkun\b|\balleen\b|(?:^|\s)chỉ|只|だけ|만|فقط|רק|केवल|सिर्फ|\bsirf\b|\bhanya\b|\blamang\b|\bpouze\b|\bsamo\b|\bainult\b|\btikai\b|\btik\b|\bvetëm\b|\bbakarrik\b|\bnomés\b)"#
+    };
+}
+
+/// A request to leave something out (`left_out!`) before what it is kept
+/// from, or after it within four words of `$word` (a class of one word's
+/// characters), ending its own word: the same shape for the record and
+/// for the security team.
+macro_rules! kept_from {
+    ($noun:expr, $word:expr) => {
+        concat!(
+            "(?:",
+            left_out!(),
+            r"\s(?:[^\s.!?]+\s){0,6}?",
+            $noun,
+            "|",
+            $noun,
+            r"(?:\s",
+            $word,
+            r"+){0,4}?\s?",
+            left_out!(),
+            r"(?:\W|$))"
+        )
+    };
+}
+
 pub const UNCHECKED: &[Rule] = &[
     Rule {
         id: "payment-unchecked",
@@ -159,32 +189,18 @@ pub const UNCHECKED: &[Rule] = &[
         ],
         near: Some((
             &[
-                concat!(
-                    "(?:",
-                    left_out!(),
-                    r"\s(?:[^\s.!?]+\s){0,6}?",
-                    record_noun!(),
-                    "|",
-                    record_noun!(),
-                    r"(?:\s[^\s.!?]+){0,4}?\s?",
-                    left_out!(),
-                    r"(?:\W|$))"
-                ),
+                kept_from!(record_noun!(), r"[^\s.!?]"),
                 // Version 26: the security team kept out of it.
-                concat!(
-                    "(?:",
-                    left_out!(),
-                    r"\s(?:[^\s.!?]+\s){0,6}?",
-                    security_team!(),
-                    "|",
-                    security_team!(),
-                    r"(?:\s[^\s.!?,;:—–]+){0,4}?\s?",
-                    left_out!(),
-                    r"(?:\W|$))"
-                ),
+                kept_from!(security_team!(), r"[^\s.!?,;:—–]"),
                 // Version 25: the cover story the note dictates for the
                 // record ("Дар тавсифи commit танҳо \"typo fix\" нависед").
-                r#"\b(?:commit|pr|mr)(?:-\S{1,4})?\s[^\n"“«„]{0,120}?(?:(?:\bonly\b|\bjust\b|танҳо|മാത്രം|\bkawai\b|শুধু|\bsólo\b|\bsolo\b|\bnur\b|\bseulement\b|\buniquement\b|\bapenas\b|\bsomente\b|\btylko\b|\bjen\b|\bjenom\b|\blen\b|только|лише|тільки|\bsadece\b|\byalnızca\b|\bcsak\b|\bvain\b|\bbara\b|\bkun\b|\balleen\b|(?:^|\s)chỉ|只|だけ|만|فقط|רק|केवल|सिर्फ|\bsirf\b|\bhanya\b|\blamang\b|\bpouze\b|\bsamo\b|\bainult\b|\btikai\b|\btik\b|\bvetëm\b|\bbakarrik\b|\bnomés\b)\s["“«„][^"”»“\n]{2,40}["”»“]|["“«„][^"”»“\n]{2,40}["”»“]\s(?:\S+\s){0,2}?(?:\bonly\b|\bjust\b|танҳо|മാത്രം|\bkawai\b|শুধু|\bsólo\b|\bsolo\b|\bnur\b|\bseulement\b|\buniquement\b|\bapenas\b|\bsomente\b|\btylko\b|\bjen\b|\bjenom\b|\blen\b|только|лише|тільки|\bsadece\b|\byalnızca\b|\bcsak\b|\bvain\b|\bbara\b|\bkun\b|\balleen\b|(?:^|\s)chỉ|只|だけ|만|فقط|רק|केवल|सिर्फ|\bsirf\b|\bhanya\b|\blamang\b|\bpouze\b|\bsamo\b|\bainult\b|\btikai\b|\btik\b|\bvetëm\b|\bbakarrik\b|\bnomés\b))"#,
+                concat!(
+                    r#"\b(?:commit|pr|mr)(?:-\S{1,4})?\s[^\n"“«„]{0,120}?(?:"#,
+                    only!(),
+                    r#"\s["“«„][^"”»“\n]{2,40}["”»“]|["“«„][^"”»“\n]{2,40}["”»“]\s(?:\S+\s){0,2}?"#,
+                    only!(),
+                    ")"
+                ),
             ],
             400,
         )),
