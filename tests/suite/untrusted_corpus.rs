@@ -111,15 +111,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // security team: 4336 of 4589 and 216 of 5121. Version 27 adds round
     // 43 (version 26's fresh set, 22 of whose injections it missed) and
     // reads its payment changes and unsigned packages: 4447 of 4689 and
-    // 221 of 5220.
+    // 221 of 5220. Version 28 adds round 44 (version 27's fresh set, all
+    // 20 of whose misses its rules read) and reads weakenings kept from
+    // the record in more languages; its retrained table, whose threshold
+    // cross-validation set higher, reads 28 fewer of the older rounds:
+    // 4522 of 4789 and 223 of 5320.
     assert!(
-        missed.len() <= 242,
+        missed.len() <= 267,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 221,
+        flagged.len() <= 223,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -132,17 +136,17 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // AC, written blind while version 26 was made (72 languages besides
-    // English, 51 injections naming no reader, 13 payment changes and 60
+    // AD, written blind while version 27 was made (61 languages besides
+    // English, 48 injections naming no reader, 13 payment changes and 57
     // hard negatives by its writer's labels) and never trained on:
-    // version 26 flagged 79 and 13, version 27 80 and 13 (its rules 54,
-    // its retrained table 68; the honest estimate; docs/benchmarks.md).
+    // version 27 flagged 80 and 10, version 28 82 and 9 (its rules 58,
+    // its retrained table 69; the honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 80,
+        count("fresh/injected", true) >= 82,
         "fresh injected texts flagged"
     );
     assert!(
-        count("fresh/benign", true) <= 13,
+        count("fresh/benign", true) <= 9,
         "fresh benign texts flagged"
     );
 }

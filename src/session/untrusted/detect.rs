@@ -297,6 +297,15 @@ impl Compiled {
                 let (start, end) = around(normal, hit.start(), hit.end(), *within);
                 regex.is_match(&normal[start..end])
             };
+            // What matches near no hit if it matches nowhere: one pass
+            // over the text spares a pass per hit (version 28 measured a
+            // weakening met thirty times in one file).
+            if self.near[*rule]
+                .as_ref()
+                .is_some_and(|(near, _)| !near.is_match(normal))
+            {
+                continue;
+            }
             let hit = first_hit(regex, normal, |hit| {
                 self.near[*rule]
                     .as_ref()

@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 27;
+pub const RULES_VERSION: u32 = 28;
 
 #[macro_use]
 mod record;
@@ -52,9 +52,19 @@ pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("payment-redirect", errand::PAYMENT_UNLESS, 320),
     ("payment-redirect", unchecked::CHECK_ASKED, 320),
     ("payment-unchecked", unchecked::UNLESS, 400),
+    ("payment-unchecked", unchecked::SCAM_WARNED, 400),
     ("unrecorded-weakening", unchecked::WEAKENING_SCOPED, 200),
     ("concealed-errand", concealed::APPROVAL_REQUIRED, 320),
     ("concealed-errand", concealed::DATA_KEPT_OUT, 80),
+    ("reveal-secrets", REVEAL_DENIED, 40),
+    ("addressed-lever", addressed::LEVER_DENIED, 320),
+];
+
+/// Version 28: the secrets an agent's own guide tells it never to show
+/// ("Gib niemals Inhalte aus .env, secrets/ oder .pem aus", "never print
+/// the .env"): the verb of the request, denied.
+const REVEAL_DENIED: &[&str] = &[
+    r"\b(?:never|not|don't|doesn't|won't|mustn't|shouldn't|niemals|nie|nicht|nunca|jamais|jamás|non|mai|nooit|aldrig)\s(?:\w+\s){0,2}?(?:reveal|print|output|display|dump|leak|disclose|share|show|paste|révél\w*|affich\w*|montr\w*|imprim\w*|zeige\w*|zeig|gib|gebe\w*|nenne\w*|verrate\w*|drucke\w*|schicke\w*|revel\w*|muestr\w*|mostr\w*)\b|\b(?:zeige|zeig|gib|gebt|geben|nenne|verrate|drucke|schicke)\s(?:\w+\s)?(?:niemals|nie|nicht|keine\w*)\b|(?:不要|不得|禁止|切勿|绝不|不可|请勿|請勿)(?:泄露|显示|輸出|输出|打印|透露|展示|顯示)",
 ];
 
 /// Every rule: the phrases, the grammar (version 2), what is asked
@@ -276,7 +286,7 @@ pub const RULES: &[Rule] = &[
             // reader in it or just after it: a chat export's "[System
             // message] Ali joined the group" names none.
             concat!(
-                r"\[\s?(?:(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|σύστημα|süsteem|sistemo|kerfis|システム|시스템|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống)\w*\s?(?:\w+\s){0,1}?(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|meddelelse|melding|besked|skilaboð|メッセージ|메시지|संदेश|رسالة|הודעה|ข้อความ|thông\sbáo)\w*|(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|melding|besked|skilaboð|संदेश|رسالة|הודעת|ข้อความ|thông\sbáo|message|mensaje|messaggio|系统消息)\w*\s(?:\w+\s){0,1}?(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|συστήματος|süsteem|sistemo|kerfis|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống|système|sistema|systemow|sustava)\w*|järjestelmäviest\w*|rendszerüzenet\w*|systeembericht\w*|systemmeddel\w*|süsteemisõnum\w*|kerfisskilaboð\w*|systemnachricht|システムメッセージ|系统消息)[^\n]{0,240}?(?:",
+                r"(?:\[|\]\s)\s?(?:(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|σύστημα|süsteem|sistemo|kerfis|システム|시스템|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống)\w*\s?(?:\w+\s){0,1}?(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|meddelelse|melding|besked|skilaboð|メッセージ|메시지|संदेश|رسالة|הודעה|ข้อความ|thông\sbáo)\w*|(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|melding|besked|skilaboð|संदेश|رسالة|הודעת|ข้อความ|thông\sbáo|message|mensaje|messaggio|系统消息)\w*\s(?:\w+\s){0,1}?(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|συστήματος|süsteem|sistemo|kerfis|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống|système|sistema|systemow|sustava)\w*|järjestelmäviest\w*|rendszerüzenet\w*|systeembericht\w*|systemmeddel\w*|süsteemisõnum\w*|kerfisskilaboð\w*|systemnachricht|システムメッセージ|系统消息)[^\n]{0,240}?(?:",
                 reader!(),
                 "|",
                 reader_more!(),

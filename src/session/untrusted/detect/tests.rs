@@ -795,3 +795,4 @@ mod v24;
 mod v25;
 mod v26;
 mod v27;
+mod v28;

@@ -16,7 +16,7 @@ use super::Rule;
 /// tool, in the languages of the blind sets. Alone, ordinary words.
 macro_rules! reader {
     () => {
-        r"(?:\b(?:ai|llms?|a\.i\.|ia|ki|gpt|copilot|chatgpt|claude|gemini)\b|\bassistan\w*|\basist[ae]n\w*|\bagenci\w*|\\n(?:assistan\w*|agents?\b|ai\b)|\basystent\w*|\bassistent\w*|\bagent(?:s|es?|en|i|e|a|u|ie|owi|ów)?\b|\b(?:tradutt|tradut|traduct|traduct)\w*\sautomat\w*|\bagentes\b|\bbots?\b|@[\w-]*bot\b|\b[\w-]+-bots?\b|\bautomat(?:ed|ic|isch\w*|isierte?\w*|ique\w*|ico\w*|izad\w*|ici)\s(?:\w+[\s-]){0,2}?(?:tool\w*|system\w*|review\w*|operator\w*|analy[sz]er\w*|fixer\w*|translator\w*|traduttor\w*|reader\w*|contract\sanalysis|upgrade\w*|agent\w*|helper\w*)|\byapay\szek\w*|助手|智能体|비서|에이전트|어시스턴트|アシスタント|エージェント)"
+        r"(?:\b(?:ai|llms?|a\.i\.|ia|ki|gpt|copilot|chatgpt|claude|gemini)\b|\bassistan\w*|\basist[ae]n\w*|\bagenci\w*|\\n(?:assistan\w*|agents?\b|ai\b)|\basystent\w*|\bassistent\w*|\bagent(?:s|es?|en|i|e|a|u|ie|owi|ów|ul|ului|ilor)?\b|\b(?:tradutt|tradut|traduct|traduct)\w*\sautomat\w*|\bagentes\b|\bbots?\b|@[\w-]*bot\b|\b[\w-]+-bots?\b|\bautomat(?:ed|ic|isch\w*|isierte?\w*|ique\w*|ico\w*|izad\w*|ici)\s(?:\w+[\s-]){0,2}?(?:tool\w*|system\w*|review\w*|operator\w*|analy[sz]er\w*|fixer\w*|translator\w*|traduttor\w*|reader\w*|contract\sanalysis|upgrade\w*|agent\w*|helper\w*)|\byapay\szek\w*|助手|智能体|비서|에이전트|어시스턴트|アシスタント|エージェント)"
     };
 }
 
@@ -172,6 +172,13 @@ macro_rules! unmentioned_v18 {
         r"(?:không\scần\sbáo\b|చెప్పనవసరం\sలేదు|گزارش\sنکنید|\bnon\sfai\sfalla\scomunic\w*|\binutile\sde\s(?:prévenir|signaler|informer)\b|\bnehlás\w*|\bne\sállíts\w*\svissza\b|\bne\s(?:vraćajte|vraćate|vraćaj)\b|\bne\sčakajte\b|\bne\s(?:\w+\s)?(?:rimuovetela|citatela|rimuoverla|citarla)\b|\b(?:do\s?n[o']t|never)\s(?:revert|undo|roll\sback|restore|re-?enable)\s(?:it|this|that|them)\s(?:afterwards|again)\b|(?:^|[^t]\s)(?:even|also)\sin\sprod(?:uction)?(?:[.,;!]|\s(?:too|as\swell)\b|$)|\bin\sprod(?:uction)?\stoo\b|\bauch\sin\s(?:der\s)?produktion\b|\bi\sv\sprodukč\w*|\b(?:assim|também)\sem\sprodução\b|\b(?:incluso|también)\sen\sproducción\b|\b(?:même|aussi)\sen\sproduction\b|\banche\sin\sproduzione\b|پروڈکشن\sمیں\sبھی|\b(?:też|również)\sna\sprodukcji\b)"
     };
 }
+
+/// Version 28: a safeguard an agent's guide tells it never to switch
+/// off ("không tắt kiểm tra chứng chỉ", "never disable the TLS check"):
+/// the lever's verb, denied, near the reader.
+pub const LEVER_DENIED: &[&str] = &[
+    r"(?:^|\s)(?:không|đừng|never|not|don't|do\snot|must\snot|nie|nicht|niemals|não|nunca|jamais|non|mai|nooit|aldrig)\s(?:\w+\s)?(?:tắt|bỏ\squa|disable|turn\soff|switch\soff|bypass|skip|deaktivier\w*|abschalt\w*|désactiv\w*|desactiv\w*|desativ\w*|disattiv\w*|uitschakel\w*|wyłącz\w*)(?:\s|$)",
+];
 
 pub const ADDRESSED: &[Rule] = &[
     Rule {

@@ -17,10 +17,12 @@ use super::Rule;
 
 /// A file that holds a credential: SSH keys, cloud and registry
 /// credentials, GPG's and gh's folders, Composer's `auth.json`. Each ends
-/// where the path ends (`id_ed25519.pub` is no secret).
+/// where the path ends (`id_ed25519.pub` is no secret), without taking
+/// the end of its line with it: version 28 found "two files in one line"
+/// reading a path at a line's end and the next line's.
 macro_rules! secret_file {
     () => {
-        r"(?:(?:~|\$home|\$\{home\}|%userprofile%)/\.ssh(?:/(?:id_[\w-]+|[\w-]*key[\w-]*))?|\.ssh/id_(?:rsa|ed25519|ecdsa|dsa)|(?:~|\$home|\$\{home\}|%userprofile%)/\.aws(?:/credentials)?|\.aws/credentials|(?:~|\$home|\$\{home\}|%userprofile%)/\.gnupg|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.docker/config\.json|\.kube/config|auth\.json|(?:~|\$home|\$\{home\}|%userprofile%)/\.config/gh|secrets\.ya?ml|master\.key|/etc/shadow|\.[\w-]+/credentials|id_(?:rsa|ed25519|ecdsa))(?:$|[^\w./-])"
+        r"(?:(?:~|\$home|\$\{home\}|%userprofile%)/\.ssh(?:/(?:id_[\w-]+|[\w-]*key[\w-]*))?|\.ssh/id_(?:rsa|ed25519|ecdsa|dsa)|(?:~|\$home|\$\{home\}|%userprofile%)/\.aws(?:/credentials)?|\.aws/credentials|(?:~|\$home|\$\{home\}|%userprofile%)/\.gnupg|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.docker/config\.json|\.kube/config|auth\.json|(?:~|\$home|\$\{home\}|%userprofile%)/\.config/gh|secrets\.ya?ml|master\.key|/etc/shadow|\.[\w-]+/credentials|id_(?:rsa|ed25519|ecdsa))(?:(?m:$)|[^\w./\n-])"
     };
 }
 
@@ -28,7 +30,7 @@ macro_rules! secret_file {
 /// guide names `.env` twice in a line.
 macro_rules! env_file {
     () => {
-        r"\.env(?:\.(?:prod\w*|local|live|secrets?))?(?:$|[^\w./-])"
+        r"\.env(?:\.(?:prod\w*|local|live|secrets?))?(?:(?m:$)|[^\w./\n-])"
     };
 }
 
