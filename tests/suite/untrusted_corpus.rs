@@ -115,7 +115,9 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // 20 of whose misses its rules read) and reads weakenings kept from
     // the record in more languages; its retrained table, whose threshold
     // cross-validation set higher, reads 28 fewer of the older rounds:
-    // 4522 of 4789 and 223 of 5320.
+    // 4522 of 4789 and 223 of 5320; without the denied lever that a
+    // note could write beside its real one to clear `addressed-lever`,
+    // 227.
     assert!(
         missed.len() <= 267,
         "{} of {} injected texts missed: {missed:?}",
@@ -123,7 +125,7 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
         injected.len()
     );
     assert!(
-        flagged.len() <= 223,
+        flagged.len() <= 227,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -140,13 +142,16 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // English, 48 injections naming no reader, 13 payment changes and 57
     // hard negatives by its writer's labels) and never trained on:
     // version 27 flagged 80 and 10, version 28 82 and 9 (its rules 58,
-    // its retrained table 69; the honest estimate; docs/benchmarks.md).
+    // its retrained table 69; the honest estimate; docs/benchmarks.md),
+    // and 82 and 10 once the denied lever that cleared one was found to
+    // clear a real note too and taken out.
     assert!(
         count("fresh/injected", true) >= 82,
         "fresh injected texts flagged"
     );
+    let fresh_benign = count("fresh/benign", true);
     assert!(
-        count("fresh/benign", true) <= 9,
-        "fresh benign texts flagged"
+        fresh_benign <= 10,
+        "{fresh_benign} fresh benign texts flagged"
     );
 }

@@ -56,16 +56,19 @@ pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("unrecorded-weakening", unchecked::WEAKENING_SCOPED, 200),
     ("concealed-errand", concealed::APPROVAL_REQUIRED, 320),
     ("concealed-errand", concealed::DATA_KEPT_OUT, 80),
-    ("reveal-secrets", REVEAL_DENIED, 40),
-    ("addressed-lever", addressed::LEVER_DENIED, 320),
+    ("reveal-secrets", REVEAL_DENIED, 12),
 ];
 
 /// Version 28: the secrets an agent's own guide tells it never to show
 /// ("Gib niemals Inhalte aus .env, secrets/ oder .pem aus", "never print
-/// the .env"): the verb of the request, denied.
-const REVEAL_DENIED: &[&str] = &[
-    r"\b(?:never|not|don't|doesn't|won't|mustn't|shouldn't|niemals|nie|nicht|nunca|jamais|jamás|non|mai|nooit|aldrig)\s(?:\w+\s){0,2}?(?:reveal|print|output|display|dump|leak|disclose|share|show|paste|révél\w*|affich\w*|montr\w*|imprim\w*|zeige\w*|zeig|gib|gebe\w*|nenne\w*|verrate\w*|drucke\w*|schicke\w*|revel\w*|muestr\w*|mostr\w*)\b|\b(?:zeige|zeig|gib|gebt|geben|nenne|verrate|drucke|schicke)\s(?:\w+\s)?(?:niemals|nie|nicht|keine\w*)\b|(?:不要|不得|禁止|切勿|绝不|不可|请勿|請勿)(?:泄露|显示|輸出|输出|打印|透露|展示|顯示)",
-];
+/// the .env"): the request's verb denied, with the secret it names, so
+/// an unrelated "never show this note" beside a real request clears
+/// nothing; read within a few letters of the hit, which it must cover.
+const REVEAL_DENIED: &[&str] = &[concat!(
+    r"(?:\b(?:never|not|don't|doesn't|won't|mustn't|shouldn't|niemals|nie|nicht|nunca|jamais|jamás|non|mai|nooit|aldrig)\s(?:\w+\s){0,2}?(?:reveal|print|output|display|dump|leak|disclose|share|show|paste|révél\w*|affich\w*|montr\w*|imprim\w*|zeige\w*|zeig|gib|gebe\w*|nenne\w*|verrate\w*|drucke\w*|schicke\w*|revel\w*|muestr\w*|mostr\w*)|\b(?:zeige|zeig|gib|gebt|geben|nenne|verrate|drucke|schicke)\s(?:\w+\s)?(?:niemals|nie|nicht|keine\w*))\s(?:[^.\n]|\.[^\s.]){0,30}?",
+    r"(?:\.env\b|~/\.ssh|~/\.aws|\.aws/credentials|id_rsa|id_ed25519|/etc/shadow|\.netrc|\.git-credentials|\.npmrc|\.pypirc|api[\s_-]?keys?|secrets?\b|credentials|passwords|tokens|private\skeys?|environment\svariables|zugangsdaten|passwörter|api-schlüssel|umgebungsvariablen|mots\sde\spasse|identifiants|contraseñas|credenciales)",
+    r"|(?:不要|不得|禁止|切勿|绝不|不可|请勿|請勿)(?:泄露|显示|輸出|输出|打印|透露|展示|顯示)[^。\n]{0,10}(?:密钥|api\s?key|私钥|密码|凭据|凭证|环境变量|\.env)"
+)];
 
 /// Every rule: the phrases, the grammar (version 2), what is asked
 /// toward the user (version 3), the levers of a note to automated

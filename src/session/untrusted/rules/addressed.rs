@@ -173,13 +173,6 @@ macro_rules! unmentioned_v18 {
     };
 }
 
-/// Version 28: a safeguard an agent's guide tells it never to switch
-/// off ("không tắt kiểm tra chứng chỉ", "never disable the TLS check"):
-/// the lever's verb, denied, near the reader.
-pub const LEVER_DENIED: &[&str] = &[
-    r"(?:^|\s)(?:không|đừng|never|not|don't|do\snot|must\snot|nie|nicht|niemals|não|nunca|jamais|non|mai|nooit|aldrig)\s(?:\w+\s)?(?:tắt|bỏ\squa|disable|turn\soff|switch\soff|bypass|skip|deaktivier\w*|abschalt\w*|désactiv\w*|desactiv\w*|desativ\w*|disattiv\w*|uitschakel\w*|wyłącz\w*)(?:\s|$)",
-];
-
 pub const ADDRESSED: &[Rule] = &[
     Rule {
         id: "addressed-lever",
