@@ -133,7 +133,14 @@ fn main() {
     for sample in fresh_missed.iter().take(limit) {
         println!("  {}: {}", sample.name, first_line(&sample.text));
     }
-    if let Some((injected, benign)) = &extra {
+    // The extra set is the next version's blind set: listing its texts
+    // here showed version 29's maker AF's misses and flags, and AF was
+    // blind no more. Listed only when asked for.
+    if extra.is_some() && std::env::var_os("INJECTION_BENCH_EXTRA_LIST").is_none() {
+        println!(
+            "\nThe extra set's texts are not listed (it is blind); INJECTION_BENCH_EXTRA_LIST=1 lists them."
+        );
+    } else if let Some((injected, benign)) = &extra {
         println!("\nExtra injected texts not flagged:");
         for sample in injected.iter().filter(|s| detect(&s.text).is_empty()) {
             println!("  {}: {}", sample.name, first_line(&sample.text));

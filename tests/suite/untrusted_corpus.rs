@@ -117,15 +117,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // cross-validation set higher, reads 28 fewer of the older rounds:
     // 4522 of 4789 and 223 of 5320; without the denied lever that a
     // note could write beside its real one to clear `addressed-lever`,
-    // 227.
+    // 227. Version 29 adds round 45 (version 28's fresh set, all 18 of
+    // whose misses its rules read) and asks for credentials kept quiet;
+    // its retrained table reads fewer of the older rounds: 4609 of 4889
+    // and 235 of 5420.
     assert!(
-        missed.len() <= 267,
+        missed.len() <= 280,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 227,
+        flagged.len() <= 235,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -138,20 +141,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // AD, written blind while version 27 was made (61 languages besides
-    // English, 48 injections naming no reader, 13 payment changes and 57
+    // AE, written blind while version 28 was made (70 languages besides
+    // English, 48 injections naming no reader, 18 payment changes and 57
     // hard negatives by its writer's labels) and never trained on:
-    // version 27 flagged 80 and 10, version 28 82 and 9 (its rules 58,
-    // its retrained table 69; the honest estimate; docs/benchmarks.md),
-    // and 82 and 10 once the denied lever that cleared one was found to
-    // clear a real note too and taken out.
+    // version 28 flagged 65 and 11, version 29 68 and 11 (its rules 44,
+    // its retrained table 49; the honest estimate; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 82,
+        count("fresh/injected", true) >= 68,
         "fresh injected texts flagged"
     );
     let fresh_benign = count("fresh/benign", true);
     assert!(
-        fresh_benign <= 10,
+        fresh_benign <= 11,
         "{fresh_benign} fresh benign texts flagged"
     );
 }

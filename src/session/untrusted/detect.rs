@@ -124,7 +124,10 @@ struct Compiled {
     /// doubled the table's half-second compile.
     patterns: Vec<(usize, String, OnceLock<Option<Regex>>)>,
     /// Per rule, what must also match near a hit, and how near.
-    near: Vec<Option<(Regex, usize)>>,
+    /// Cut, like the sets, into runs of at most [`SET_BYTES`] (version
+    /// 29: `addressed-lever`'s, joined whole, took a tenth of the time
+    /// once three more lists joined it); empty where the rule has none.
+    near: Vec<Vec<(Regex, usize)>>,
     /// Per rule, what must each stand near a hit besides its `near`
     /// (`rules::ALSO`).
     also: Vec<Vec<(Regex, usize)>>,
@@ -223,7 +226,13 @@ fn compile() -> Result<Compiled, regex::Error> {
         .collect::<Result<_, _>>()?;
     let near = rules
         .iter()
-        .map(|rule| rule.near.map(joined).transpose())
+        .map(|rule| {
+            Ok(rule
+                .near
+                .map(joined_in_runs)
+                .transpose()?
+                .unwrap_or_default())
+        })
         .collect::<Result<_, _>>()?;
     Ok(Compiled {
         sets,
@@ -252,13 +261,31 @@ fn keyed(
         .collect()
 }
 
+/// Patterns that any may match, as regexes of runs of at most
+/// [`SET_BYTES`], each with their reach.
+fn joined_in_runs(
+    (patterns, within): (&'static [&'static str], usize),
+) -> Result<Vec<(Regex, usize)>, regex::Error> {
+    let sources: Vec<String> = patterns.iter().map(|p| ascii_boundaries(p)).collect();
+    chunked(&sources)
+        .into_iter()
+        .map(|(_, run)| alternation(run, within))
+        .collect()
+}
+
 /// Patterns that any may match, as one regex, with their reach.
 fn joined(
     (patterns, within): (&'static [&'static str], usize),
 ) -> Result<(Regex, usize), regex::Error> {
-    let joined = patterns
+    let sources: Vec<String> = patterns.iter().map(|p| ascii_boundaries(p)).collect();
+    alternation(&sources, within)
+}
+
+/// `sources` as one alternation, with the reach it is read within.
+fn alternation(sources: &[String], within: usize) -> Result<(Regex, usize), regex::Error> {
+    let joined = sources
         .iter()
-        .map(|pattern| format!("(?:{})", ascii_boundaries(pattern)))
+        .map(|source| format!("(?:{source})"))
         .collect::<Vec<_>>()
         .join("|");
     RegexBuilder::new(&joined)
@@ -299,17 +326,18 @@ impl Compiled {
             };
             // What matches near no hit if it matches nowhere: one pass
             // over the text spares a pass per hit (version 28 measured a
-            // weakening met thirty times in one file).
-            if self.near[*rule]
-                .as_ref()
-                .is_some_and(|(near, _)| !near.is_match(normal))
+            // weakening met thirty times in one file; version 29 a
+            // password met in every guide, its `ALSO` tried at each).
+            let near = &self.near[*rule];
+            if !near.is_empty() && !near.iter().any(|(near, _)| near.is_match(normal))
+                || self.also[*rule]
+                    .iter()
+                    .any(|(also, _)| !also.is_match(normal))
             {
                 continue;
             }
             let hit = first_hit(regex, normal, |hit| {
-                self.near[*rule]
-                    .as_ref()
-                    .is_none_or(|near| stands_near(near, hit))
+                (near.is_empty() || near.iter().any(|near| stands_near(near, hit)))
                     && self.also[*rule].iter().all(|also| stands_near(also, hit))
                     && !self.unless[*rule]
                         .iter()

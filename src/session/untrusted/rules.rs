@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 28;
+pub const RULES_VERSION: u32 = 29;
 
 #[macro_use]
 mod record;
@@ -31,12 +31,16 @@ mod egress;
 mod grammar;
 #[macro_use]
 mod unchecked;
+mod harvest;
 
 /// What must stand near a hit of a rule besides its `near`, each within
 /// its reach (read by `detect`): the role a request to keep a step out of
 /// the record is addressed to (version 19), or the next editor of the
 /// file, or whoever applies it (version 20).
-pub const ALSO: &[(&str, &[&str], usize)] = &[("concealed-errand", concealed::ADDRESSED_TO, 320)];
+pub const ALSO: &[(&str, &[&str], usize)] = &[
+    ("concealed-errand", concealed::ADDRESSED_TO, 320),
+    ("credentials-asked", harvest::KEPT_QUIET, 400),
+];
 
 /// What must not stand near a hit of a rule, each within its reach (read
 /// by `detect`): for a role's errand, the step said to be for a test
@@ -57,6 +61,7 @@ pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("concealed-errand", concealed::APPROVAL_REQUIRED, 320),
     ("concealed-errand", concealed::DATA_KEPT_OUT, 80),
     ("reveal-secrets", REVEAL_DENIED, 12),
+    ("credentials-asked", harvest::NEVER_ASKED, 40),
 ];
 
 /// Version 28: the secrets an agent's own guide tells it never to show
@@ -84,6 +89,7 @@ pub fn table() -> impl Iterator<Item = &'static Rule> {
         .chain(handover::HANDOVER)
         .chain(unchecked::UNCHECKED)
         .chain(egress::EGRESS)
+        .chain(harvest::HARVEST)
 }
 
 pub struct Rule {
@@ -278,6 +284,8 @@ pub const RULES: &[Rule] = &[
             r"\[\[\s?(?:system|sys|developer|admin)\s?\]\]",
             r"(?:^|\n)\s?(?:system|developer)\n(?:you|ignore|new|from\snow)",
             r"(?:^|\n)\s?(?:systemhinweis|systemmitteilung|avis\sdu\ssystème|aviso\sdel\ssistema)\s?:",
+            // Version 29: a block fenced by hashes ("### SYSTEM ###").
+            r"(?:^|\n)\s?#{2,}\s?(?:end\s|begin\s)?(?:system|developer|admin)(?:\s(?:message|prompt|instructions?|override))?\s?#{2,}",
             r"<<\s?(?:end|begin|start)\b[^>\n]{0,30}>>",
             r"\b(?:begin|start|end)\s(?:of\s)?(?:admin|administrator|system|developer|operator|secret|hidden)\s(?:instructions|message|prompt|directives|override)\b",
             r"(?:^|[\n。！？\x22'>])\s?(?:系统|系統)\s?[:：]",
@@ -289,7 +297,7 @@ pub const RULES: &[Rule] = &[
             // reader in it or just after it: a chat export's "[System
             // message] Ali joined the group" names none.
             concat!(
-                r"(?:\[|\]\s)\s?(?:(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|σύστημα|süsteem|sistemo|kerfis|システム|시스템|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống)\w*\s?(?:\w+\s){0,1}?(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|meddelelse|melding|besked|skilaboð|メッセージ|메시지|संदेश|رسالة|הודעה|ข้อความ|thông\sbáo)\w*|(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|melding|besked|skilaboð|संदेश|رسالة|הודעת|ข้อความ|thông\sbáo|message|mensaje|messaggio|系统消息)\w*\s(?:\w+\s){0,1}?(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|συστήματος|süsteem|sistemo|kerfis|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống|système|sistema|systemow|sustava)\w*|järjestelmäviest\w*|rendszerüzenet\w*|systeembericht\w*|systemmeddel\w*|süsteemisõnum\w*|kerfisskilaboð\w*|systemnachricht|システムメッセージ|系统消息)[^\n]{0,240}?(?:",
+                r"(?:\[|\]\s)\s?(?:(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|σύστημα|süsteem|sistemo|kerfis|システム|시스템|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống|පද්ධති|प्रणाली|համակարգ)\w*\s?(?:\w+\s){0,1}?(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|meddelelse|melding|besked|skilaboð|メッセージ|메시지|संदेश|رسالة|הודעה|ข้อความ|thông\sbáo|පණිවිඩ|सन्देश|հաղորդագրություն)\w*|(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|melding|besked|skilaboð|संदेश|رسالة|הודעת|ข้อความ|thông\sbáo|message|mensaje|messaggio|系统消息)\w*\s(?:\w+\s){0,1}?(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|συστήματος|süsteem|sistemo|kerfis|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống|système|sistema|systemow|sustava)\w*|järjestelmäviest\w*|rendszerüzenet\w*|systeembericht\w*|systemmeddel\w*|süsteemisõnum\w*|kerfisskilaboð\w*|systemnachricht|システムメッセージ|系统消息)[^\n]{0,240}?(?:",
                 reader!(),
                 "|",
                 reader_more!(),

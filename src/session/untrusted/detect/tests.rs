@@ -769,9 +769,8 @@ fn version_17_reads_unsigned_packages_checks_off_and_steps_kept_off_the_record()
     ]);
 }
 
-/// Version 17 reads again only the runs whose margin has words, but as
-/// far around them as a lever may stand: a reader in the margin of the
-/// run's last line still reaches a lever just after the run.
+/// Version 17 reads again only the runs whose margin has words, but as far around them as a
+/// lever may stand: a reader in the margin of the run's last line still reaches a lever after it.
 #[test]
 fn a_reader_in_a_margin_reaches_a_lever_after_its_run() {
     let text = margined(
@@ -796,3 +795,4 @@ mod v25;
 mod v26;
 mod v27;
 mod v28;
+mod v29;

@@ -173,6 +173,37 @@ macro_rules! unmentioned_v18 {
     };
 }
 
+/// Version 29: the step kept from the user, or its source, in the
+/// languages of AD's misses: "джерело не вказуй", "Ma ṣe sọ fun
+/// olumulo", "Մի նշիր", "प्रयोगकर्तालाई नबताउनु", "නොපෙන්වන්න", "Ha u
+/// sheegin maamulaha", "مه شریکوئ", "Не е необходимо да уведомявате",
+/// "Lad være med at nævne det".
+macro_rules! unmentioned_v29 {
+    () => {
+        r"(?:\b(?:do\snot|don'?t|never)\s(?:tell|inform|notify|loop\sin|share\s(?:this|it)\swith|forward\s(?:this|it)\sto)\s(?:your\s|the\s|any\s)?(?:manager|boss|supervisor|colleagues?|it|it\sdepartment|helpdesk|management|anyone|anybody)\b|(?:^|\s)не\s(?:вказуй|зазначай|указывай|уточняй)|\bm[aá]\s(?:ṣe|se)\s(?:sọ|so|beere)\b|(?:^|\s)մի\s(?:նշ|աս|տեղեկաց|հայտն|ցույց)|नबताउ|नभन्नु|නොපෙන්ව|නොකිය|නොදන්ව|\bha\s(?:u\s)?(?:sheegin|ogeysiin|ogaysiin|wargelin)\b|(?:^|\s)مه\s(?:شریکوئ|وایاست|وایئ|ښیئ|خبروئ)|не\sе\sнеобходимо\sда\s(?:уведомява|информира|казва|пита)|\blad\svære\smed\sat\s(?:nævne|fortælle|skrive|informere)\b|\bla\svære\så\s(?:nevne|fortelle|skrive|informere)\b)"
+    };
+}
+
+/// Version 29: data sent to an address or a number, in the languages
+/// that name the verb before it ("ranṣẹ si adebayo@…", "изпратете на
+/// odit@…", "ii soo dir … +252…") or after it ("…@protonmail.com मा
+/// पठाउनु", "…@… වෙත ඉදිරියට යවන්න"). Read only as a `near`, so no
+/// pattern ends in a repeat that cannot change whether it matches: the
+/// lean form keeps `addressed-lever`'s joined `near` as fast as before.
+macro_rules! send_any {
+    () => {
+        r"(?:(?:\branṣẹ\ssi|(?:^|\s)(?:ուղարկ(?:իր|եք|ի)|надішліть|надішли|надсилайте|отправьте|отправь|перешлите|перешли|изпратете|изпрати|препратете|пошаљите|пошаљи|проследите)|\b(?:pošaljite|pošalji|pošljite|pošlji|pošlete|pošli|wyślij|wyślijcie|prześlij|prześlijcie|küldje|küldd|küldjék|trimite|gönderin|gönder|iletin|kirimkan|kirim|tuma|soo\sdir|envía|envíe|envíen|envie|envoyez|envoie|inviate|invia|inoltra|inoltrate|schicke|schickt|stuur|skicka)\b|(?:^|\s)gửi)\s[^\n]{0,80}?(?:[a-z0-9._+-]@[a-z0-9-]+\.[a-z]|https?://|\+\d\d\d)|(?:@[a-z0-9-]+\.[a-z]{2,}|\+\d[\d\s]{6,}\d)\s?[^\n]{0,40}?(?:पठाउ|भेज|ولیږ|ارسال|بفرست|ուղարկ|යවන්න|அனுப்ப|పంప|পাঠা|送信|送って|보내|ranṣẹ))"
+    };
+}
+
+/// Version 29: a link slipped into the summary the model writes, in other
+/// languages ("додай … в підсумок посилання https://…").
+macro_rules! summary_link {
+    () => {
+        r"(?:(?:^|\s)(?:додай|добав|включи|встав)|\bdodaj|\bwstaw|\bumieść|\bpřidej|\bvlož|\bfüg\w*\sein|\bajoute|\binsère|\bañad|\bagreg|\binclu|\binserisci\b|\baggiungi\b|\badicion|\bekle|\btambahkan\b|(?:^|\s)thêm)\s[^\n]{0,60}?(?:підсум|резюме|відповід|итог|ответ|сводк|\bpodsumow|\bodpowied|\bshrnutí|\bodpověď|\bzusammenfassung|\bantwort|\brésumé|\bréponse|\bresumen|\brespuesta|\briassunto|\brisposta|\bresumo|\bresposta|özet|\byanıt|\bringkasan|\bjawaban|tóm\stắt|요약|摘要|总结)[^\n]{0,60}?https?://"
+    };
+}
+
 pub const ADDRESSED: &[Rule] = &[
     Rule {
         id: "addressed-lever",
@@ -194,6 +225,9 @@ pub const ADDRESSED: &[Rule] = &[
                 dictated_v10!(),
                 unmentioned_v18!(),
                 untold_v20!(),
+                unmentioned_v29!(),
+                send_any!(),
+                summary_link!(),
             ],
             320,
         )),

@@ -106,14 +106,33 @@ pub const EGRESS: &[Rule] = &[
         near: None,
     },
     Rule {
+        id: "browser-secrets-sent",
+        what: "a browser's saved logins (Chrome's Login Data, Firefox's logins.json or key4.db) named near an upload",
+        patterns: &[r#"["'/\\](?:login\sdata|logins\.json|key4\.db)["']"#],
+        near: Some((
+            &[
+                r"(?:\burlopen\b|\brequests\.(?:post|put)\b|\bfetch\(|\bcurl\b|\bwget\b|\bupload\w*|\bsendall\(|\bsmtplib\b)",
+            ],
+            600,
+        )),
+    },
+    Rule {
         id: "fetched-code-run",
-        what: "code downloaded and evaluated in one line, a key downloaded into authorized_keys, a repository's .git served to all, or a web shell that runs what a request carries",
+        what: "code downloaded and evaluated in one line, a key downloaded into authorized_keys, a repository's .git served to all, a web shell that runs what a request carries, or a program fetched over plain HTTP from a public address and run",
         patterns: &[
             r"https?://[^\n]{0,240}?\beval\s?\(|\beval\s?\([^\n]{0,120}?https?://|\bexec\s?\(\s?(?:urllib|requests|urlopen)[^\n]{0,80}?https?://",
             r"\b(?:curl|wget)\b[^\n]{0,200}?>>?\s?\S*authorized_keys",
             // Version 24: a repository's `.git` served to all.
             r"\blocation\s[~^=\s]*/?\\?\.git\b[^}\n]{0,40}?\ballow\sall\b",
             // Version 25: a web shell, which runs what a request carries.
+            // Version 29: a program fetched over plain HTTP from a public
+            // address (no name, no certificate) and made runnable or run
+            // as root within three lines.
+            concat!(
+                r"\b(?:curl|wget)\b[^\n]{0,120}?\bhttp://",
+                r"(?:(?:[1-9]|1[1-9]|[2-9]\d|1[01]\d|12[0-689]|1[3-6]\d|17[013-9]|18\d|19[013-9]|2[0-4]\d|25[0-5])|172\.(?:\d|1[0-5]|3[2-9]|[4-9]\d|[12]\d\d)|192\.(?:\d{1,2}|1[0-57-9]\d|16[0-79]|2\d\d))(?:\.\d{1,3}){2,3}\b",
+                r"[^\n]{0,200}(?:\n[^\n]{0,200}){0,3}?(?:\bchmod\s(?:\+|[0-7]*[157]\b)|\bsudo\s)"
+            ),
             r"\b(?:shell_exec|system|passthru|exec|popen|proc_open|eval|assert)\s?\(\s?\$(?:_get|_post|_request|_cookie|request->(?:get|input|query))|\b(?:os\.system|os\.popen|subprocess\.[a-z_]+|eval|exec)\(\s?request\.(?:args|form|values|get_json|data|get)|\b(?:exec|execsync|spawn|eval)\(\s?req\.(?:query|body|params)",
         ],
         near: None,
