@@ -134,8 +134,8 @@ fn main() {
         println!("  {}: {}", sample.name, first_line(&sample.text));
     }
     // The extra set is the next version's blind set: listing its texts
-    // here showed version 29's maker AF's misses and flags, and AF was
-    // blind no more. Listed only when asked for.
+    // here showed AF's misses and flags to the maker of version 29, and
+    // AF was blind no more. Listed only when asked for.
     if extra.is_some() && std::env::var_os("INJECTION_BENCH_EXTRA_LIST").is_none() {
         println!(
             "\nThe extra set's texts are not listed (it is blind); INJECTION_BENCH_EXTRA_LIST=1 lists them."

@@ -329,7 +329,7 @@ impl Compiled {
             // weakening met thirty times in one file; version 29 a
             // password met in every guide, its `ALSO` tried at each).
             let near = &self.near[*rule];
-            if !near.is_empty() && !near.iter().any(|(near, _)| near.is_match(normal))
+            if (!near.is_empty() && !near.iter().any(|(near, _)| near.is_match(normal)))
                 || self.also[*rule]
                     .iter()
                     .any(|(also, _)| !also.is_match(normal))

@@ -124,7 +124,6 @@ pub const EGRESS: &[Rule] = &[
             r"\b(?:curl|wget)\b[^\n]{0,200}?>>?\s?\S*authorized_keys",
             // Version 24: a repository's `.git` served to all.
             r"\blocation\s[~^=\s]*/?\\?\.git\b[^}\n]{0,40}?\ballow\sall\b",
-            // Version 25: a web shell, which runs what a request carries.
             // Version 29: a program fetched over plain HTTP from a public
             // address (no name, no certificate), dotted or, as curl also
             // takes it, one decimal or hexadecimal number, and made
@@ -135,6 +134,7 @@ pub const EGRESS: &[Rule] = &[
                 r"(?:(?:(?:[1-9]|1[1-9]|[2-9]\d|1[01]\d|12[0-689]|1[3-6]\d|17[013-9]|18\d|19[013-9]|2[0-4]\d|25[0-5])|172\.(?:\d|1[0-5]|3[2-9]|[4-9]\d|[12]\d\d)|192\.(?:\d{1,2}|1[0-57-9]\d|16[0-79]|2\d\d))(?:\.\d{1,3}){2,3}\b|(?:\d{8,10}|0x[0-9a-f]{8})(?:[:/ \t]|(?m:$)))",
                 r"[^\n]{0,200}(?:\n[^\n]{0,200}){0,3}?(?:\bchmod\s(?:[ugoa]*\+|[0-7]*[157]\b)|\bsudo\s)"
             ),
+            // Version 25: a web shell, which runs what a request carries.
             r"\b(?:shell_exec|system|passthru|exec|popen|proc_open|eval|assert)\s?\(\s?\$(?:_get|_post|_request|_cookie|request->(?:get|input|query))|\b(?:os\.system|os\.popen|subprocess\.[a-z_]+|eval|exec)\(\s?request\.(?:args|form|values|get_json|data|get)|\b(?:exec|execsync|spawn|eval)\(\s?req\.(?:query|body|params)",
         ],
         near: None,

@@ -22,7 +22,7 @@ macro_rules! credential {
 /// sent too ("په ځواب کې ولیږئ").
 macro_rules! sending {
     () => {
-        r"(?:\b(?:send|forward|email|e-mail|reply\swith|share)\b|\bsend\s(?:us|me)\b|\bschick\w*|\bsende\b|\bsenden\b|(?:^|\s)übermittel\w*|\benvo(?:y|i)\w*|\btransmet\w*|\benv[ií](?:a|e|ar)\w*|\bmand[ae]\w*|\binvia\w*|\bstuur\w*|\bskicka\w*|\bsend\w*|\bwyślij\w*|\bprześlij\w*|\bpošl\w*|\bzašl\w*|\bpošalj\w*|\bküld\w*|\btrimite\w*|\bgönder\w*|\bkirim\w*|\bipadala\b|\btuma\b|\bsoo\sdir\b|\bu\sdir\b|(?:^|\s)gửi|отправ\w*|пришл\w*|перешл\w*|надішл\w*|надсила\w*|изпрат\w*|пошаљ\w*|ولیږ\w*|ولېږ\w*|بفرست\w*|ارسال\sکن\w*|أرسل\w*|ارسل\w*|שלח\w*|στείλ\w*|भेज\w*|पठाउ\w*|পাঠা\w*|அனுப்ப\w*|යවන්න|ส่ง|发送|发给|發給|送って|送信|보내\w*|ላኩ|ይላኩ)"
+        r"(?:\b(?:send|forward|email|e-mail|reply\swith|share)\b|\bschick\w*|(?:^|\s)übermittel\w*|\benvo(?:y|i)\w*|\btransmet\w*|\benv[ií](?:a|e|ar)\w*|\bmand[ae]\w*|\binvia\w*|\bstuur\w*|\bskicka\w*|\bsend\w*|\bwyślij\w*|\bprześlij\w*|\bpošl\w*|\bzašl\w*|\bpošalj\w*|\bküld\w*|\btrimite\w*|\bgönder\w*|\bkirim\w*|\bipadala\b|\btuma\b|\bsoo\sdir\b|\bu\sdir\b|(?:^|\s)gửi|отправ\w*|пришл\w*|перешл\w*|надішл\w*|надсила\w*|изпрат\w*|пошаљ\w*|ولیږ\w*|ولېږ\w*|بفرست\w*|ارسال\sکن\w*|أرسل\w*|ارسل\w*|שלח\w*|στείλ\w*|भेज\w*|पठाउ\w*|পাঠা\w*|அனுப்ப\w*|යවන්න|ส่ง|发送|发给|發給|送って|送信|보내\w*|ላኩ|ይላኩ)"
     };
 }
 
