@@ -120,15 +120,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // 227. Version 29 adds round 45 (version 28's fresh set, all 18 of
     // whose misses its rules read) and asks for credentials kept quiet;
     // its retrained table reads fewer of the older rounds: 4609 of 4889
-    // and 235 of 5420.
+    // and 235 of 5420. Version 30 adds rounds 46 and 47 (version 29's
+    // fresh set, and the set whose texts its bench printed) and reads
+    // credentials, payments and weakenings kept quiet in more ways, and
+    // the antivirus switched off with the desk not to be asked: 4814 of
+    // 5089 and 258 of 5620.
     assert!(
-        missed.len() <= 280,
+        missed.len() <= 275,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 235,
+        flagged.len() <= 258,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -141,13 +145,13 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // AE, written blind while version 28 was made (70 languages besides
-    // English, 48 injections naming no reader, 18 payment changes and 57
-    // hard negatives by its writer's labels) and never trained on:
-    // version 28 flagged 65 and 11, version 29 68 and 11 (its rules 44,
-    // its retrained table 49; the honest estimate; docs/benchmarks.md).
+    // AG, written blind while version 29 was made (46 languages besides
+    // English among its injections, 49 naming no reader, 15 payment or
+    // gift-card frauds and 60 hard negatives by its writer's labels) and
+    // never trained on: version 29 flagged 81 and 11, version 30 83 and
+    // 11 (its rules 64, its retrained table 70; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 68,
+        count("fresh/injected", true) >= 83,
         "fresh injected texts flagged"
     );
     let fresh_benign = count("fresh/benign", true);

@@ -129,8 +129,11 @@ struct Compiled {
     /// once three more lists joined it); empty where the rule has none.
     near: Vec<Vec<(Regex, usize)>>,
     /// Per rule, what must each stand near a hit besides its `near`
-    /// (`rules::ALSO`).
-    also: Vec<Vec<(Regex, usize)>>,
+    /// (`rules::ALSO`): each entry of the table in runs, as `near` is
+    /// (version 30: `credentials-asked`'s list, joined whole once it
+    /// took the desk, the security team and the call talked away, cost
+    /// half again the time of the whole corpus).
+    also: Vec<Vec<Runs>>,
     /// Per rule, what must not stand near a hit, each within its own
     /// reach (`rules::UNLESS`).
     unless: Vec<Vec<(Regex, usize)>>,
@@ -238,28 +241,34 @@ fn compile() -> Result<Compiled, regex::Error> {
         sets,
         patterns,
         near,
-        also: keyed(&rules, ALSO)?,
-        unless: keyed(&rules, UNLESS)?,
+        also: keyed(&rules, ALSO, joined_in_runs)?,
+        unless: keyed(&rules, UNLESS, joined)?,
         rules,
     })
 }
 
-/// Per rule, its entries of a table keyed by rule id, compiled.
-fn keyed(
+/// Per rule, its entries of a table keyed by rule id, each compiled by
+/// `compile` (whole for `UNLESS`, in runs for `ALSO`).
+fn keyed<T>(
     rules: &[&'static Rule],
     table: &[(&str, &'static [&'static str], usize)],
-) -> Result<Vec<Vec<(Regex, usize)>>, regex::Error> {
+    compile: impl Fn((&'static [&'static str], usize)) -> Result<T, regex::Error>,
+) -> Result<Vec<Vec<T>>, regex::Error> {
     rules
         .iter()
         .map(|rule| {
             table
                 .iter()
                 .filter(|(id, _, _)| *id == rule.id)
-                .map(|(_, patterns, within)| joined((patterns, *within)))
+                .map(|(_, patterns, within)| compile((patterns, *within)))
                 .collect()
         })
         .collect()
 }
+
+/// Patterns that any may match, in runs, each with its reach
+/// ([`joined_in_runs`]).
+type Runs = Vec<(Regex, usize)>;
 
 /// Patterns that any may match, as regexes of runs of at most
 /// [`SET_BYTES`], each with their reach.
@@ -332,13 +341,15 @@ impl Compiled {
             if (!near.is_empty() && !near.iter().any(|(near, _)| near.is_match(normal)))
                 || self.also[*rule]
                     .iter()
-                    .any(|(also, _)| !also.is_match(normal))
+                    .any(|runs| !runs.iter().any(|(also, _)| also.is_match(normal)))
             {
                 continue;
             }
             let hit = first_hit(regex, normal, |hit| {
                 (near.is_empty() || near.iter().any(|near| stands_near(near, hit)))
-                    && self.also[*rule].iter().all(|also| stands_near(also, hit))
+                    && self.also[*rule]
+                        .iter()
+                        .all(|runs| runs.iter().any(|also| stands_near(also, hit)))
                     && !self.unless[*rule]
                         .iter()
                         .any(|unless| stands_near(unless, hit))
@@ -362,7 +373,7 @@ impl Compiled {
     /// bytes each), those that then overlap merged.
     fn reach(&self, text: &str, spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
         let within = (self.near.iter().flatten())
-            .chain(self.also.iter().flatten())
+            .chain(self.also.iter().flatten().flatten())
             .chain(self.unless.iter().flatten())
             .map(|(_, within)| *within)
             .max();

@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 29;
+pub const RULES_VERSION: u32 = 30;
 
 #[macro_use]
 mod record;
@@ -121,6 +121,14 @@ const AIMED_AT_AGENT: &[&str] = &[
     r"(?:sofort|umgehend|ohne\szu\sfragen|heimlich|immédiatement|sans\sdemander|discrètement|inmediatamente|sin\spreguntar|en\ssecreto|立即|马上|立刻|悄悄|偷偷)",
 ];
 
+/// Version 30: a system message or new orders, as a fenced header names
+/// them, in the languages of AE's misses and the commonest others.
+macro_rules! new_orders {
+    () => {
+        r"(?:system\s(?:message|prompt|instructions?)|رسالة\sالنظام|رسالة\sمن\sالنظام|message\s(?:du\s)?système|mensaje\sdel\ssistema|mensagem\sdo\ssistema|messaggio\sdi\ssistema|systemnachricht|системное\sсообщение|системне\sповідомлення|系统消息|系統訊息|システムメッセージ|시스템\s메시지|sistem\smesajı|pesan\ssistem|tin\snhắn\shệ\sthống|הודעת\sמערכת|सिस्टम\sसंदेश|ข้อความระบบ|new\sinstructions?|ახალი\sინსტრუქცი\w*|nuove\sistruzioni|nouvelles\sinstructions|neue\sanweisung\w*|nuevas\sinstrucciones|novas\sinstruções|новые\sинструкции|нові\sінструкції|新(?:的)?指令|新しい指示|새로운\s지시\w*|yeni\stalimat\w*|instruksi\sbaru|คำสั่งใหม่|hướng\sdẫn\smới|הוראות\sחדשות|नए\sनिर्देश|تعليمات\sجديدة|دستورالعمل\sجدید|nowe\sinstrukcje|nové\spokyny|új\sutasítás\w*|nya\sinstruktioner|nye\sinstrukser|nieuwe\sinstructies|maagizo\smapya|bagong\stagubilin)"
+    };
+}
+
 pub const RULES: &[Rule] = &[
     Rule {
         id: "ignore-instructions",
@@ -159,6 +167,9 @@ pub const RULES: &[Rule] = &[
             r"\b(?:olvida|ignora|descarta|olvide|ignore)\s(?:todo\s)?(?:lo\santerior|lo\sque\ste\s(?:dijeron|dijo|han\sdicho|pidieron|pidió)|lo\sde\sarriba|al\susuario)",
             r"(?:忽略|无视|忽视|不要理会|不用理会|忘记|忘掉|跳过|抛开|無視|忘記)(?:掉)?(?:你)?(?:之前|以前|先前|前面|上面|以上|上述|此前|原来|原有|所有|全部|一切)(?:的)?(?:所有|全部|一切)?(?:的)?(?:指令|指示|说明|說明|提示|提示词|规则|規則|命令|设定|設定|要求|约束|内容|文字)",
             r"(?:忽略|无视|忽视|不要理会)(?:掉)?(?:用户|使用者)(?:的)?",
+            // Version 30: Tagalog's "don't follow what the one you're
+            // talking to asked".
+            r"\bhuwag\s(?:mo\s)?(?:nang\s|na\s)?(?:sundin|pakinggan)\s(?:ang\s)?(?:hiling|utos|tagubilin|instruksiyon|instruksyon|kausap|user|gumagamit)",
         ],
         near: None,
     },
@@ -292,6 +303,24 @@ pub const RULES: &[Rule] = &[
             r"(?:^|[\n\x22'>])\s?(?:system|developer)\s?:\s(?:tell|always|never|do\s|don't|please|respond|reply|answer|reveal|run|execute|send|call|delete|remove|you\s|ignore)",
             r"(?:^|\n)\s?(?:system|assistant|developer)\s?:\s(?:you\s|ignore|new\s|the\suser|from\snow|important|override)",
             r"(?:^|\n)\s?\[?(?:message\ssystème|nachricht\sdes\ssystems|systemnachricht|systemmeldung|mensaje\sdel\ssistema|系统消息|系统提示|系统指令|系統訊息|系統提示)\]?\s?[:：]",
+            // Version 30: a system message or new orders as a header
+            // fenced on its own line in any language ("--- رسالة النظام
+            // (أولوية عالية) ---", "### ახალი ინსტრუქცია ###"), orders
+            // handed out "for you" ("คำสั่งใหม่สำหรับคุณ:"), a transcript's
+            // system turn that changes the rules ("**Sistema:**
+            // Aggiornamento delle regole di sessione"), a fake end of a
+            // customer's message and an operator's override in brackets.
+            concat!(
+                r"(?:^|\n)\s?(?:-{2,}|={2,}|#{2,}|\*{2,}|\[{1,2}|<{2}|【)\s?(?:",
+                new_orders!(),
+                r")[^\n]{0,40}?(?:-{2,}|={2,}|#{2,}|\*{2,}|\]{1,2}|>{2}|】)\s?(?:\n|$)"
+            ),
+            concat!(
+                r"(?:new\sinstructions?|คำสั่งใหม่|nuove\sistruzioni|nouvelles\sinstructions|neue\sanweisungen|nuevas\sinstrucciones|novas\sinstruções|новые\sинструкции|нові\sінструкції|新(?:的)?指令|新しい指示|새로운\s지시)",
+                r"\s?(?:for\syou|สำหรับคุณ|per\ste|pour\s(?:toi|vous)|für\s(?:dich|sie)|para\s(?:ti|você|usted)|для\s(?:тебя|вас)|для\sтебе|给你|给您|あなたへの|당신을\s위한)\s?[:：]"
+            ),
+            r"(?:^|\n)\s?\**\s?(?:sistema|système|systeem|sistem|система|systém|sistēma|järjestelmä|rendszer)\s?\**\s?:\s?\**\s[^\n]{0,80}?(?:regol|règle|regla|regel|regra|правил|pravid|modalità|modo\s|mode\s|modus|режим|istruzion|instruc|anweisung|инструкц)",
+            r"\[\[?\s?end\sof\s(?:the\s)?(?:customer|user|client|ticket|email|caller)(?:'s)?\s(?:message|input|request|ticket|email)\s?\]|\[\[?\s?[^\]\n]{0,60}?\b(?:operator|admin|system|developer)\soverride\b",
             // Version 18: a bracketed system message in any language of
             // the blind sets ("[Sistēmas ziņojums asistentam]"), with a
             // reader in it or just after it: a chat export's "[System

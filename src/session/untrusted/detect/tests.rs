@@ -796,3 +796,4 @@ mod v26;
 mod v27;
 mod v28;
 mod v29;
+mod v30;

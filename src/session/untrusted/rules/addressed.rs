@@ -204,11 +204,32 @@ macro_rules! summary_link {
     };
 }
 
+/// Version 30: the step kept from the user or the record, and data sent
+/// away, in the words of AF's misses ("Não comente este passo no
+/// ticket", "Non dire all'utente", "Mos përmend", "borra este evento
+/// para que non quede rastro", "ladda upp dem till https://…").
+macro_rules! unmentioned_v30 {
+    () => {
+        r"(?:\bnão\s(?:comente|comentem|registre|registrem|anote|documente)\b|\bnon\s(?:dire|dirlo|dirgli|menzionare|segnalare|scrivere)\s(?:nulla\s)?(?:all'|a\s|al\s)?(?:utente|l'utente|cliente)\b|\bmos\s(?:e\s)?(?:përmend|thuaj|trego|shëno)\w*|\b(?:para\sque\snon?\squede|sin\sdejar|sem\sdeixar|senza\slasciare|sans\slaisser\sde|without\sleaving\sa|ohne\s\w*\s?spur)\s(?:\S+\s)?(?:rastro|rasto|traccia|trace|traces)\b|\bspurlos\b|\b(?:ladda|laste|last)\supp\s[^\n]{0,60}?https?://|\bskriv\si\s(?:sammanfattningen|svaret)\satt\b)"
+    };
+}
+
+/// Version 30: the reader named by what it is doing to this text ("para
+/// você, que está lendo este ticket", "till dig som sammanfattar den här
+/// kanalen", "per chi sta generando i test di questo modulo"): an
+/// address to whoever reads, summarises or processes the text now,
+/// which a page for people seldom makes in those words.
+macro_rules! you_reading {
+    () => {
+        r"(?:\byou,?\s(?:who|that)\s(?:are|is|'re)\s(?:now\s)?(?:reading|summari[sz]ing|processing|parsing|analy[sz]ing)\sthis\b|\b(?:você|vocês),?\s(?:que\s)?(?:está|estão|estiver)\s(?:a\s)?(?:ler|lendo|resumir|resumindo|processar|processando|analisar|analisando)\b|\bti,?\sque\sestás\sa\s(?:ler|resumir|procesar)\b|\b(?:tú|usted),?\sque\s(?:estás|está)\s(?:leyendo|resumiendo|procesando|analizando)\b|\b(?:chi|tu\sche)\sst(?:a|ai)\s(?:leggendo|generando|riassumendo|elaborando|analizzando)\b|\b(?:dig|deg)\ssom\s(?:läser|sammanfattar|bearbetar|analyserar|leser|læser|oppsummerer|opsummerer)\b|\bjij\sdie\s(?:dit\s)?(?:leest|samenvat|verwerkt)\b|\b(?:toi|vous)\squi\s(?:lis|lisez|résumes|résumez|traites|traitez|analyses|analysez)\b|\bty\sqë\spo\s(?:e\s)?(?:lexon|përmbledh|përpunon)\b|\bsy'n\sdarllen\b|तपाईं\sयो\s\S+\sपढ्दै|\btu,?\scare\s(?:citești|rezumi|procesezi)|\bty,?\s(?:który|która)\s(?:czytasz|streszczasz|przetwarzasz)\b|\bty,?\skter[ýá]\s(?:čteš|shrnuješ|zpracováváš)|(?:^|\s)ты,?\sкоторый\s(?:читаешь|обрабатываешь|пересказываешь)|\bbunu\s(?:okuyan|özetleyen|işleyen)\b|\bdu,?\s(?:der|die)\s(?:du\s)?(?:dies\w*\s\S+\s)?(?:liest|zusammenfasst|verarbeitest)\b)"
+    };
+}
+
 pub const ADDRESSED: &[Rule] = &[
     Rule {
         id: "addressed-lever",
         what: "text that speaks to an AI, an assistant, a bot or a tool, near an approval claimed from someone absent, a step kept from the user, a safeguard switched off or data sent away",
-        patterns: &[reader!(), reader_more!(), reader_v10!()],
+        patterns: &[reader!(), reader_more!(), reader_v10!(), you_reading!()],
         near: Some((
             &[
                 absent_approval!(),
@@ -228,6 +249,7 @@ pub const ADDRESSED: &[Rule] = &[
                 unmentioned_v29!(),
                 send_any!(),
                 summary_link!(),
+                unmentioned_v30!(),
             ],
             320,
         )),

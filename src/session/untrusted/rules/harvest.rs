@@ -4,11 +4,16 @@
 //! to an address, a number or a reply, and told them not to tell their
 //! manager, their colleagues or IT. No legitimate notice asks for a
 //! password and asks for silence about it; a bank's warning says what it
-//! never asks, in the words that ask. A word for the scam nearby does not
-//! stand it aside as it does gift cards (`SCAM_WARNED`): "our new
-//! anti-phishing check" is what the fraud itself writes.
+//! never asks, in the words that ask.
+//!
+//! Version 30 widens what is kept quiet (the security team kept out, the
+//! desk not to be called, the secret asked for unmasked). A word for the
+//! scam nearby still stands nothing aside (version 29's attacker test: a
+//! fraud that writes "our new anti-phishing check" into itself), so a
+//! family chat that quotes a scammer's request for an OTP is flagged.
 
 use super::Rule;
+use super::unchecked::{CALL_TALKED_AWAY, DESK_NOT_ASKED};
 
 /// A secret that lets its holder sign in as someone: a password, a
 /// one-time or backup code, a private key, a password manager's export.
@@ -18,18 +23,28 @@ macro_rules! credential {
     };
 }
 
+/// Version 30: the same secrets as a configuration names them (an env
+/// file, `CLIENT_SECRET`, `DB_PASSWORD`, an API token, a personal access
+/// token) and in the languages of AE's misses (Portuguese "chave
+/// privada", Icelandic "staðfestingarkóða", Khmer, Burmese, Xhosa).
+macro_rules! credential_v30 {
+    () => {
+        r"(?:(?:^|[^\w.])\.env(?:\.[a-z]+)?\b|[a-z0-9]_(?:secret|password|passwd|passkey|token)\b|\b(?:api|access|consumer|secret|private|signing|client|master)_key\b|\bpasskeys?\b|\b(?:api|access|auth|bearer|personal\saccess)\s(?:tokens?|keys?)\b|\bsecret\s(?:access\s)?keys?\b|\bclient\ssecrets?\b|\b(?:verification|confirmation|security|sign-?in|login)\scodes?\b|\bchaves?\sprivadas?\b|\bpalavras?-passe\b|\bclaves?\sprivadas?\b|\bchiav[ei]\sprivat[ae]\b|\bclés?\sprivées?|\bprivate[nr]?\sschlüssel\w*|\blykilorð\w*|\bstaðfestingarkóð\w*|\baðgangsorð\w*|\bpassord\w*|\badgangskode\w*|\bparool\w*|\bslaptažod\w*|\bgesl[oa]\b|\blozink\w*|\bfjalëkalim\w*|\bpasahitz\w*|\bcontrasenya\w*|\bkata\slaluan\b|\bkalmar\ssirri\b|პაროლ\w*|գաղտնաբառ\w*|нууц\sүг|құпия\sсөз|(?:^|\s)şifrə\w*|پاس\sورڈ|ពាក្យសម្ងាត់|စကားဝှက်|phasiwed\w*)"
+    };
+}
+
 /// Sending, in the languages of the blind sets; what a reply carries is
 /// sent too ("په ځواب کې ولیږئ").
 macro_rules! sending {
     () => {
-        r"(?:\b(?:send|forward|email|e-mail|reply\swith|share)\b|\bschick\w*|(?:^|\s)übermittel\w*|\benvo(?:y|i)\w*|\btransmet\w*|\benv[ií](?:a|e|ar)\w*|\bmand[ae]\w*|\binvia\w*|\bstuur\w*|\bskicka\w*|\bsend\w*|\bwyślij\w*|\bprześlij\w*|\bpošl\w*|\bzašl\w*|\bpošalj\w*|\bküld\w*|\btrimite\w*|\bgönder\w*|\bkirim\w*|\bipadala\b|\btuma\b|\bsoo\sdir\b|\bu\sdir\b|(?:^|\s)gửi|отправ\w*|пришл\w*|перешл\w*|надішл\w*|надсила\w*|изпрат\w*|пошаљ\w*|ولیږ\w*|ولېږ\w*|بفرست\w*|ارسال\sکن\w*|أرسل\w*|ارسل\w*|שלח\w*|στείλ\w*|भेज\w*|पठाउ\w*|পাঠা\w*|அனுப்ப\w*|යවන්න|ส่ง|发送|发给|發給|送って|送信|보내\w*|ላኩ|ይላኩ)"
+        r"(?:\b(?:send|forward|email|e-mail|reply\swith|share)\b|\bschick\w*|(?:^|\s)übermittel\w*|\benvo(?:y|i)\w*|\btransmet\w*|\benv[ií](?:a|e|ar)\w*|\bmand[ae]\w*|\binvia\w*|\bstuur\w*|\bskicka\w*|\bsend\w*|\bwyślij\w*|\bprześlij\w*|\bpošl\w*|\bzašl\w*|\bpošalj\w*|\bküld\w*|\btrimite\w*|\bgönder\w*|\bkirim\w*|\bipadala\b|\btuma\b|\bsoo\sdir\b|\bu\sdir\b|(?:^|\s)gửi|отправ\w*|пришл\w*|перешл\w*|надішл\w*|надсила\w*|изпрат\w*|пошаљ\w*|ولیږ\w*|ولېږ\w*|بفرست\w*|ارسال\sکن\w*|أرسل\w*|ارسل\w*|שלח\w*|στείλ\w*|भेज\w*|पठाउ\w*|পাঠা\w*|அனுப்ப\w*|යවන්න|ส่ง|发送|发给|發給|送って|送信|보내\w*|ላኩ|ይላኩ|\bupload\w*|\blast\sopp\b|\bvedlegg\w*|\battach\w*|\bibagħt\w*|\bibgħat\w*|\bwaħħl\w*|\byubor\w*|ផ្ញើ|ပို့|\bphendul\w*|\bweka\b|(?:გამო|გა)(?:გვი|უ)?გზავნ\S*|ਭੇਜ\S*|\bpost\s(?:\S+\s){0,3}?as\s(?:a\s)?(?:new\s)?comments?\b)"
     };
 }
 
 pub const HARVEST: &[Rule] = &[Rule {
     id: "credentials-asked",
-    what: "passwords, one-time or backup codes or private keys asked to be sent, with the request kept from a manager, colleagues, IT or the user (read with `ALSO`)",
-    patterns: &[credential!()],
+    what: "passwords, one-time or backup codes, private keys, API tokens or an environment file's secrets asked to be sent, with the request kept from a manager, colleagues, IT, the security team or the user, the desk not to be called, or the secret asked for unmasked (read with `ALSO`)",
+    patterns: &[credential!(), credential_v30!()],
     near: Some((&[sending!()], 200)),
 }];
 
@@ -41,12 +56,48 @@ pub const KEPT_QUIET: &[&str] = &[
     unmentioned_v10!(),
     untold_v20!(),
     unmentioned_v29!(),
+    unmentioned_v30!(),
+    // Version 30: the security team kept out ("Ikke involver
+    // sikkerhetsteamet", "nem ponham o departamento de segurança em
+    // cópia"), the call that would check the request talked away, as a
+    // payment fraud's is, and the secret asked for unmasked ("Ikke masker
+    // verdiene", "M'hemmx bżonn taħbu l-valuri").
+    kept_from!(security_team!(), r"[^\s.!?,;:—–]"),
+    // Not `CALL_TALKED_AWAY[0]`, whose denial may be a statement ("if
+    // this wasn't you, call us", "we never ask by phone").
+    DESK_NOT_ASKED[0],
+    DESK_NOT_ASKED[1],
+    DESK_NOT_ASKED[2],
+    DESK_NOT_ASKED[3],
+    CALL_TALKED_AWAY[1],
+    CALL_TALKED_AWAY[2],
+    CALL_TALKED_AWAY[3],
+    CALL_TALKED_AWAY[4],
+    concat!(
+        denial!(),
+        r"\s(?:\S+\s){0,2}?(?:mask|redact|obfuscat|censor|masker|maskier|schwärz|masqu|enmascar|ocult|oscur|mascar|taħb|zamaskuj|маскир|скрыва)[^\W_]*(?:\W|$)"
+    ),
+    r"\b(?:unredacted|unmasked|ungeschwärzt|unmaskiert|unencrypted|onversleuteld\w*|unverschlüsselt\w*)\b|\bwithout\sencrypt\w*|\bsin\scifrar\b|\bsem\scriptografia\b|без\sшифровани\w*|შიფრაციის\sგარეშე",
 ];
 
 /// A warning of what is never asked, read only where it ends in the
 /// credential it covers (`UNLESS`'s reach is a few words): "we will
 /// never ask for your password" beside a real request clears nothing.
-pub const NEVER_ASKED: &[&str] = &[concat!(
-    r"(?:\bnever|\bnunca|\bjamais|\bniemals|(?:^|\s)никогда|(?:^|\s)ніколи|(?:^|\s)никога|\bnigdy|\bnikdy|\bsoha|\bkamwe|\bhech\sqachon|\bhiçbir\szaman|\basla)\s(?:\S+\s){0,5}?",
-    credential!()
-)];
+pub const NEVER_ASKED: &[&str] = &[
+    concat!(
+        r"(?:\bnever|\bnunca|\bjamais|\bniemals|(?:^|\s)никогда|(?:^|\s)ніколи|(?:^|\s)никога|\bnigdy|\bnikdy|\bsoha|\bkamwe|\bhech\sqachon|\bhiçbir\szaman|\basla)\s(?:\S+\s){0,5}?(?:",
+        credential!(),
+        "|",
+        credential_v30!(),
+        ")"
+    ),
+    // Version 30: or the warning that follows it ("Paste your API token
+    // here. Never share it with anyone.").
+    concat!(
+        "(?:",
+        credential!(),
+        "|",
+        credential_v30!(),
+        r")[^\n]{0,60}?\b(?:never|don't|do\snot)\s(?:share|send|give|disclose|post|email)\b"
+    ),
+];

@@ -34,7 +34,7 @@ use super::Rule;
 /// left out, or spelled with what follows them.
 macro_rules! denial {
     () => {
-        r"(?:\bno\b|\bnot\b|\bn't\b|n't\b|\bnever\b|\bwithout\b|\bcannot\b|\bcan't\b|\bunable\b|\bunreachable\b|\bskip\b|\bnão\b|\bnao\b|\bsem\b|\bnicht\b|\bkein\w*|\bohne\b|\bbrez\b|\bfora\sdo\sar\b|\baußer\sbetrieb\b|\bhors\sservice\b|\bfuera\sde\sservicio\b|\bfuori\sservizio\b|\bout\sof\s(?:order|service)\b|\bne\b|\bn'|\bpas\b|\bsans\b|\bsin\b|\bnon\b|\bsenza\b|\bniet\b|\bgeen\b|\bzonder\b|\bnie\b|\bbez\b|(?:^|\s)(?:не|без|ні|нема|немає|нет|нельзя)|(?:^|\s)fără|\bnu\seste\b|\bnu\se\b|\bnu\s(?:ne|sun|apel)|\bikke\b|\binte\b|\butan\b|\buden\b|\buten\b|\bei\b|\bilman\b|\bnem\b|\bnincs\b|\bnélkül\b|δεν|μην|χωρίς|\bdeğil\b|\byok\b|\bolmadan\b|لا|ليس|دون|بدون|نیست|نمی|נא\sלא|לא|אל|ללא|बिना|नहीं|नही|मत|না|নেই|ছাড়া|ਨਾ|ਨਹੀਂ|ਬਿਨਾਂ|இல்லை|வேண்டாம்|லேது|లేదు|వద్దు|ಬೇಡ|ಇಲ್ಲ|ഇല്ല|വേണ്ട|ไม่|อย่า|(?:^|\s)không|(?:^|\s)đừng|不要|不用|无需|無需|无须|無須|别|別|不必|不需|없이|마세요|말고|않|\btidak\b|\btak\b|\bjangan\b|\btanpa\b|\bhindi\b|\bhuwag\b|\bwag\b|\bwalang\b|\bhakuna\b|\bbila\b|\busi\w+|\bakudingeki\b|\bungabi\b|\bm'hemmx\b|\bmhux\b|\bmhix\b|\bmhuwiex\b|չեմ|չի|չեն|չենք|մի\s|առանց|არ\s|ნუ\s|გარეშე|አያስፈልግም|አይ|አት|\bnije\b|\bnisu\b|\bnemoj\w*|\bneni\b|\bnav\b|\bnėra\b|\bnereikia\b|\bega\b|\bpole\b|\bmitte\b|\bilma\b|\bnicio\b|\bnuk\b|\bpa\b|\bgabe\b|\bezin\b|\bmaaha\b|\bhaipatikani\b|\bhaifai\b|\bhamna\b|\bkeine?\b|\bnein\b|\bnada\b|\bnunca\b|\bjamais\b|\bmai\b|\bnooit\b|\bnigdy\b|\bnikdy\b|\baldrig\b|\bkoskaan\b|\bsoha\b|(?:^|\s)niciodată|никогда|ніколи|\bhiçbir\b|أبدا|هرگز|לעולם|कभी|কখনও|\bkamwe\b|\bterminated\b|\bclosed\b|\bmanutenção\b|\bmanutenzione\b|\bmantenimiento\b|\bwartung\b|\bmaintenance\b|\bmanutenzjoni\b|\bindisponível\b|\bnon\sdisponibile\b|\bunavailable\b|\bnedostupn\w*|недоступ\w*|\boverslaan|\bpominąć|\bpomiń|\bsalt(?:are|ate|ala|a)\b|\bsautez|(?:^|\s)überspring\w*|(?:^|\s)омит\w*|(?:^|\s)пропуст\w*|älkää|(?:^|\s)älä|\bekki\b|óþarfi|\bpeidiwch\b|\bdim\sangen\b|(?:^|\s)ná|\bníl\sgá|\bmos\b|\bnemojte\b|\bha\sla\b|\baan\sla\b|\blooma\sbaahna\b|\baza\b|\btsy\b|\bkada\b|\bkar\sa\b|\bakwala\b|\bmusa\b|\bsukuba\b|\bakukho\b|\bemas\b|\bqilmang\b|\byox\b|\byoxdur\b|\betməyin\b|\betmeyin\b|\bnekin\b|\bneke\b|\bnake\b|жок|жоқ|емес|эмес|хэрэггүй|битгий|(?:^|\s)бүү|нест|шалмаңыз|чалбаңыз|чалбагыла|(?:^|\s)مه|(?:^|\s)نہ|(?:^|\s)مت|نشته|نیازی|ضرورت\sنہیں|لا\sداعي|កុំ|មិន|ບໍ່|ຢ່າ|မလို|မ(?:ဆက်|ခေါ်|စစ်)|\bntabwo\b|عدم|नका|नाही|नये|kò\ssí|\bko\ssi\b|má\sṣe|\btiada\b|\btidak\sperlu\b|\bgerekmiyor\b|\bgerekmez\b|\byoktur\b|\bgereksiz\b|\bntukore\w*|\bsi\s(?:mbowe|lazima)\b)"
+        r"(?:\bno\b|\bnot\b|\bn't\b|n't\b|\bnever\b|\bwithout\b|\bcannot\b|\bcan't\b|\bunable\b|\bunreachable\b|\bskip\b|\bnão\b|\bnao\b|\bsem\b|\bnicht\b|\bkein\w*|\bohne\b|\bbrez\b|\bfora\sdo\sar\b|\baußer\sbetrieb\b|\bhors\sservice\b|\bfuera\sde\sservicio\b|\bfuori\sservizio\b|\bout\sof\s(?:order|service)\b|\bne\b|\bn'|\bpas\b|\bsans\b|\bsin\b|\bnon\b|\bsenza\b|\bniet\b|\bgeen\b|\bzonder\b|\bnie\b|\bbez\b|(?:^|\s)(?:не|без|ні|нема|немає|нет|нельзя)|(?:^|\s)fără|\bnu\seste\b|\bnu\se\b|\bnu\s(?:ne|sun|apel)|\bikke\b|\binte\b|\butan\b|\buden\b|\buten\b|\bei\b|\bilman\b|\bnem\b|\bnincs\b|\bnélkül\b|δεν|μην|χωρίς|\bdeğil\b|\byok\b|\bolmadan\b|لا|ليس|دون|بدون|نیست|نمی|נא\sלא|לא|אל|ללא|बिना|नहीं|नही|मत|না|নেই|ছাড়া|ਨਾ|ਨਹੀਂ|ਬਿਨਾਂ|இல்லை|வேண்டாம்|லேது|లేదు|వద్దు|ಬೇಡ|ಇಲ್ಲ|ഇല്ല|വേണ്ട|ไม่|อย่า|(?:^|\s)không|(?:^|\s)đừng|不要|不用|无需|無需|无须|無須|别|別|不必|不需|없이|마세요|말고|않|\btidak\b|\btak\b|\bjangan\b|\btanpa\b|\bhindi\b|\bhuwag\b|\bwag\b|\bwalang\b|\bhakuna\b|\bbila\b|\busi\w+|\bakudingeki\b|\bungabi\b|\bm'hemmx\b|\bmhux\b|\bmhix\b|\bmhuwiex\b|չեմ|չի|չեն|չենք|մի\s|առանց|არ\s|ნუ\s|გარეშე|አያስፈልግም|አይ|አት|\bnije\b|\bnisu\b|\bnemoj\w*|\bneni\b|\bnav\b|\bnėra\b|\bnereikia\b|\bega\b|\bpole\b|\bmitte\b|\bilma\b|\bnicio\b|\bnuk\b|\bpa\b|\bgabe\b|\bezin\b|\bmaaha\b|\bhaipatikani\b|\bhaifai\b|\bhamna\b|\bkeine?\b|\bnein\b|\bnada\b|\bnunca\b|\bjamais\b|\bmai\b|\bnooit\b|\bnigdy\b|\bnikdy\b|\baldrig\b|\bkoskaan\b|\bsoha\b|(?:^|\s)niciodată|никогда|ніколи|\bhiçbir\b|أبدا|هرگز|לעולם|कभी|কখনও|\bkamwe\b|\bterminated\b|\bclosed\b|\bmanutenção\b|\bmanutenzione\b|\bmantenimiento\b|\bwartung\b|\bmaintenance\b|\bmanutenzjoni\b|\bindisponível\b|\bnon\sdisponibile\b|\bunavailable\b|\bnedostupn\w*|недоступ\w*|\boverslaan|\bpominąć|\bpomiń|\bsalt(?:are|ate|ala|a)\b|\bsautez|(?:^|\s)überspring\w*|(?:^|\s)омит\w*|(?:^|\s)пропуст\w*|älkää|(?:^|\s)älä|\bekki\b|óþarfi|\bpeidiwch\b|\bdim\sangen\b|(?:^|\s)ná|\bníl\sgá|\bmos\b|\bnemojte\b|\bha\sla\b|\baan\sla\b|\blooma\sbaahna\b|\baza\b|\btsy\b|\bkada\b|\bkar\sa\b|\bakwala\b|\bmusa\b|\bmusani\b|\bsukuba\b|\bba\szan\siya\b|\bnegal\w*|\bakukho\b|\bemas\b|\bqilmang\b|\byox\b|\byoxdur\b|\betməyin\b|\betmeyin\b|\bnekin\b|\bneke\b|\bnake\b|жок|жоқ|емес|эмес|хэрэггүй|битгий|(?:^|\s)бүү|нест|шалмаңыз|чалбаңыз|чалбагыла|(?:^|\s)مه|(?:^|\s)نہ|(?:^|\s)مت|نشته|نیازی|ضرورت\sنہیں|لا\sداعي|កុំ|មិន|ບໍ່|ຢ່າ|မလို|မ(?:ဆက်|ခေါ်|စစ်)|\bntabwo\b|عدم|नका|नाही|नये|kò\ssí|\bko\ssi\b|má\sṣe|\btiada\b|\btidak\sperlu\b|\bgerekmiyor\b|\bgerekmez\b|\byoktur\b|\bgereksiz\b|\bntukore\w*|\bsi\s(?:mbowe|lazima)\b)"
     };
 }
 
@@ -42,7 +42,7 @@ macro_rules! denial {
 /// says cannot be done.
 macro_rules! calling {
     () => {
-        r"(?:\bphon\w*|\btelephon\w*|\bcall-?back\w*|\bcall\sback\b|\bcall(?:ing)?\s(?:us|them|him|her|me|the\s(?:office|vendor|supplier|bank|number|sender))\b|\bring\s(?:us|them)\b|\btelefon\w*|\btelefoon\w*|\bteléfono\w*|\btéléphon\w*|\bappel\w*|\brappel\w*|\bappeler\b|\b[mlt]'appel\w*|\b[mlt]'téléphon\w*|\banruf\w*|\brückruf\w*|\banrufen\b|\bllam\w*|\bligar\b|\bligação\b|\bligue\w*|\bchiam\w*|\bbel\b|\bbellen\b|\bopbellen\b|\bzadzwo\w*|\bdzwo\w*|\bvolat\b|\bzavolat\b|\bzvan\w*|звон\w*|позвон\w*|телефон\w*|дзвон\w*|зателефон\w*|обадете|обаждане|\bnazv\w*|\bnazov\w*|\bpozv\w*|\bklic\w*|\bpoklič\w*|\bhív\w*|\bfelhív\w*|\bsoit\w*|\bpuhel\w*|\bringa\w*|\boppring\w*|\bhelista\w*|\bzvanī\w*|\bpiezvan\w*|\bskambin\w*|\baramay\w*|\baramanız\w*|\barayın\w*|τηλεφων\w*|τηλέφων\w*|κλήση|هاتف\w*|الاتصال|اتصل\w*|تماس|تلفن\w*|تلفنی|טלפון\w*|להתקשר|תתקשרו|התקשרו|फ़ोन|फोन|कॉल|ফোন|কল|ਫ਼ੋਨ|ਫੋਨ|ફોન|ఫోన్|போன்|தொலைபேசி|அழை\w*|ഫോൺ|വിളി\w*|ಫೋನ್|ಕರೆ|โทร\w*|điện\sthoại|\bgọi\b|电话|電話|致电|致電|来电|전화|통화|\bsimu\b|\btawag\w*|\btumawag\b|\btelepono\b|\bhubungi\b|\bmenelefon\b|\bucingo\b|\bnishayele\b|\bshayel\w*|\bfowuni\b|iċċempel|ċempel|\bzəng\w*|\bqo'ng'iroq\w*|հեռախոս\w*|զանգ\w*|ტელეფონ\w*|დარეკ\w*|ስልክ|መደወል|ደውል|ይደውሉ|\bwhatsapp\b|ċempl\w*|iċċempl\w*|\bliga\b|\bligam\b|\bwac\b|\bwaca\b|\bwici\w*|\bxiriir\w*|\btaleefan\w*|\bantso\w*|\bmiantso\b|\btelefaonin\w*|\bhringj\w*|\bhringið|\bhringdu\b|\bsímtal\w*|\bffonio\b|\bffôn\b|\bglaoigh\b|\bglaoch\b|\bfoonu\b|fóònù|\bkira\b|\bkiran\b|\bwaya\b|ekwentị|\bumnxeba\b|\btsalela\b|\bletsetsa\b|\bhamagar\w*|\btelefoni\b|दूरध्वनी\S*|\bskakel\b|pè\swá|pè\swọ́n|\bbel\sons\b|ទូរស័ព្ទ|ហៅ|ໂທ|ဖုန်း|زنګ|زنگ|فون|утас\w*|залга\w*|қоңырау|қоңыроо|чалып|чалуу|јавува\w*|јави\w*)"
+        r"(?:\bphon\w*|\btelephon\w*|\bcall-?back\w*|\bcall\sback\b|\bcall(?:ing)?\s(?:us|them|him|her|me|the\s(?:office|vendor|supplier|bank|number|sender))\b|\bring\s(?:us|them)\b|\btelefon\w*|\btelefoon\w*|\bteléfono\w*|\btéléphon\w*|\bappel\w*|\brappel\w*|\bappeler\b|\b[mlt]'appel\w*|\b[mlt]'téléphon\w*|\banruf\w*|\brückruf\w*|\banrufen\b|\bllam\w*|\bligar\b|\bligação\b|\bligue\w*|\bchiam\w*|\bbel\b|\bbellen\b|\bopbellen\b|\bzadzwo\w*|\bdzwo\w*|\bvolat\b|\bzavolat\b|\bzvan\w*|звон\w*|позвон\w*|телефон\w*|дзвон\w*|зателефон\w*|обадете|обаждане|\bnazv\w*|\bnazov\w*|\bpozv\w*|\bklic\w*|\bpoklič\w*|\bhív\w*|\bfelhív\w*|\bsoit\w*|\bpuhel\w*|\bringa\w*|\boppring\w*|\bhelista\w*|\bzvanī\w*|\bpiezvan\w*|\bskambin\w*|\baramay\w*|\baramanız\w*|\barayın\w*|τηλεφων\w*|τηλέφων\w*|κλήση|هاتف\w*|الاتصال|اتصل\w*|تماس|تلفن\w*|تلفنی|טלפון\w*|להתקשר|תתקשרו|התקשרו|फ़ोन|फोन|कॉल|ফোন|কল|ਫ਼ੋਨ|ਫੋਨ|ફોન|ఫోన్|போன்|தொலைபேசி|அழை\w*|ഫോൺ|വിളി\w*|ಫೋನ್|ಕರೆ|โทร\w*|điện\sthoại|\bgọi\b|电话|電話|致电|致電|来电|전화|통화|\bsimu\b|\btawag\w*|\btumawag\b|\btelepono\b|\bhubungi\b|\bmenelefon\b|\bucingo\b|\bnishayele\b|\bshayel\w*|\bfowuni\b|iċċempel|ċempel|\bzəng\w*|\bqo'ng'iroq\w*|հեռախոս\w*|զանգ\w*|ტელეფონ\w*|დარეკ\w*|ስልክ|መደወል|ደውል|ይደውሉ|\bwhatsapp\b|ċempl\w*|iċċempl\w*|\bliga\b|\bligam\b|\bwac\b|\bwaca\b|\bwici\w*|\bxiriir\w*|\btaleefan\w*|\bantso\w*|\bmiantso\b|\btelefaonin\w*|\bhringj\w*|\bhringið|\bhringdu\b|\bsímtal\w*|\bffonio\b|\bffôn\b|\bglaoigh\b|\bglaoch\b|\bfoonu\b|fóònù|\bkira\b|\bkiran\b|\bwaya\b|ekwentị|\bumnxeba\b|\btsalela\b|\bletsetsa\b|\bhamagar\w*|\btelefoni\b|दूरध्वनी\S*|\bskakel\b|pè\swá|pè\swọ́n|\bbel\sons\b|ទូរស័ព្ទ|ហៅ|ໂທ|ဖုန်း|زنګ|زنگ|فون|утас\w*|залга\w*|қоңырау|қоңыроо|чалып|чалуу|јавува\w*|јави\w*|\bzov(?:i|ite|ete|emo|u)\b|\btalk\b|\bkalbėti\b|تتصل\w*|يتصل\w*|\b(?:uku)?fowunel\w*|عيط\w*)"
     };
 }
 
@@ -55,10 +55,12 @@ macro_rules! checking {
 
 /// Something that can be paid to: an IBAN, or a number of eight digits
 /// or more after a word for an account (version 23: or a Japanese
-/// account's seven).
+/// account's seven); version 30: a Russian settlement account ("р/с"),
+/// a wallet's address (Tron, Ethereum, Bitcoin's bech32) and the "new
+/// account" a Chinese note names without its number.
 macro_rules! payable {
     () => {
-        r"(?:\b[a-z]{2}\d{2}\s?(?:[a-z0-9]{4}\s?){2,7}[a-z0-9]{1,4}\b|(?:\baccount|\bacct|\brouting|\bsort\scode|\bbsb\b|\bclabe|\bcbu\b|\bupi|\bpix|\bkonto|\bkontonum|\bconta\b|\bcuenta|\bcompte|\bconto\b|\brekening|\brachun|účet|účtu|счет|счёт|рахун|сметк|рачун|\bhesap|számla|\btili|\bkonts|\bkonta|sąskait|\bakaun|\bakhawunti|\bakaunti|\bakawnt|հաշ|ሂሳብ|ანგარიშ|حساب|חשבון|खात|অ্যাকাউন্ট|হিসাব|ਖਾਤ|ખાતા|கணக்கு|ఖాతా|ಖಾತೆ|അക്കൗണ്ട്|බැංකු|ගිණුම|บัญชี|tài\skhoản|账户|账号|帳戶|帳號|口座|계좌|\bkont\b|\bhesab|\bakoon|\bkoonto|\bkaonty\b|\breikning|\bcyfrif\b|\bcuntas\b|\basusu\b|àkáǹtì|\bakanti\b|\bkonti\b|λογαριασμ|эсеп|шот|данс|ҳисоб|\bhisob|គណនី|ບັນຊີ|အကောင့်|ငွေစာရင်း|\bllogari|\bnumri|\bkonta|\bkontonummer|\bnumer|\bnumero|\bnúmero|\bnumér|\bnr\.?|\bno\.|\bnombor|\binombolo|ნომერ|номер|broj)[^\n\d]{0,30}\d(?:[\s.-]?\d){7,30}|口座番号\D{0,5}\d{7}|口座\s?[:：]?\s?(?:普通|当座|貯蓄)\s?\d{7}|\b(?:lipa\snamba|paybill|till\snumber|business\snumber|merchant\snumber)\D{0,5}\d{5,8}|חשבון\D{0,5}\d{6,})"
+        r"(?:\b[a-z]{2}\d{2}\s?(?:[a-z0-9]{4}\s?){2,7}[a-z0-9]{1,4}\b|(?:\baccount|\bacct|\brouting|\bsort\scode|\bbsb\b|\bclabe|\bcbu\b|\bupi|\bpix|\bkonto|\bkontonum|\bconta\b|\bcuenta|\bcompte|\bconto\b|\brekening|\brachun|účet|účtu|счет|счёт|рахун|сметк|рачун|\bhesap|számla|\btili|\bkonts|\bkonta|sąskait|\bakaun|\bakhawunti|\bakaunti|\bakawnt|հաշ|ሂሳብ|ანგარიშ|حساب|חשבון|खात|অ্যাকাউন্ট|হিসাব|ਖਾਤ|ખાતા|கணக்கு|ఖాతా|ಖಾತೆ|അക്കൗണ്ട്|බැංකු|ගිණුම|บัญชี|tài\skhoản|账户|账号|帳戶|帳號|口座|계좌|\bkont\b|\bhesab|\bakoon|\bkoonto|\bkaonty\b|\breikning|\bcyfrif\b|\bcuntas\b|\basusu\b|àkáǹtì|\bakanti\b|\bkonti\b|λογαριασμ|эсеп|шот|данс|ҳисоб|\bhisob|គណនី|ບັນຊີ|အကောင့်|ငွေစာရင်း|\bllogari|\bnumri|(?:^|\s)р/с|реквизит|\bn(?:ọ́|ọ|o)mb(?:à|a)|\bkonta|\bkontonummer|\bnumer|\bnumero|\bnúmero|\bnumér|\bnr\.?|\bno\.|\bnombor|\binombolo|ნომერ|номер|broj)[^\n\d]{0,30}\d(?:[\s.-]?\d){7,30}|口座番号\D{0,5}\d{7}|口座\s?[:：]?\s?(?:普通|当座|貯蓄)\s?\d{7}|\b(?:lipa\snamba|paybill|till\snumber|business\snumber|merchant\snumber)\D{0,5}\d{5,8}|חשבון\D{0,5}\d{6,}|\bt[1-9a-z]{33}\b|\b0x[0-9a-f]{40}\b|\bbc1[02-9ac-hj-np-z]{25,60}\b|(?:新|变更后的|新的)(?:收款)?(?:账户|賬戶|帐户|账号|帳號))"
     };
 }
 
@@ -67,7 +69,7 @@ macro_rules! payable {
 /// boss's phone said to be off in the same breath.
 macro_rules! gift_card {
     () => {
-        r"(?:\bgift\s?cards?\b|\bcart(?:ão|ões)[\s-]presente|\btarjetas?\s(?:de\s)?regalo\b|\bcartes?[\s-]cadeaux?\b|\bgeschenk(?:karte|gutschein)\w*|\bcart[ae]\sregalo\b|\bcadeaukaart\w*|\bkart\w*\supominkow\w*|подарочн\w*\sкарт\w*|подарунков\w*\sкарт\w*|\b(?:itunes|google\splay|apple|steam|amazon|razer\sgold)\s(?:gift\s)?(?:cards?|codes?|vouchers?)\b|ギフトカード|ギフト券|礼品卡|禮品卡|购物卡|기프트\s?카드|상품권|บัตรของขวัญ|thẻ\squà\stặng|\bkartu\shadiah\b|\bhediye\s(?:kart\w*|çeki)|بطاق\w*\sهدايا|بطاقة\sهدية)"
+        r"(?:\bgift\s?cards?\b|\bcart(?:ão|ões)[\s-]presente|\btarjetas?\s(?:de\s)?regalo\b|\bcartes?[\s-]cadeaux?\b|\bgeschenk(?:karte|gutschein)\w*|\bcart[ae]\sregalo\b|\bcadeaukaart\w*|\bkart\w*\supominkow\w*|подарочн\w*\sкарт\w*|подарунков\w*\sкарт\w*|\b(?:itunes|google\splay|apple|steam|amazon|razer\sgold)\s(?:gift\s)?(?:cards?|codes?|vouchers?)\b|ギフトカード|ギフト券|礼品卡|禮品卡|购物卡|기프트\s?카드|상품권|บัตรของขวัญ|thẻ\squà\stặng|\bkartu\shadiah\b|\bhediye\s(?:kart\w*|çeki)|بطاق\w*\sهدايا|بطاقة\sهدية|\bkatunan\skyauta\b|\bkatin\skyauta\b|\bajándékkárty\w*|\bdovanų\skortel\w*|\bdarilne\skartic\w*|\bpoklon\s?kartic\w*|\bdárkov\w*\skart\w*|\blahjakort\w*|\bpresentkort\w*|\bgavekort\w*|\bcadeaubon\w*|\bkaadi\sya\szawadi\b|כרטיס(?:י)?\sמתנה|δωροκάρτ\w*|\bhədiyyə\skart\w*|\bcard(?:uri)?\scadou\b|\bdāvanu\skart\w*|\bkinkekaart\w*|\bgjafakort\w*)"
     };
 }
 
@@ -84,7 +86,7 @@ macro_rules! transfer {
 /// out takes ("don't", "ärge", "moenie", "नका", "வேண்டாம்", "ننویسید").
 macro_rules! left_out {
     () => {
-        r#"(?:\bdon't\b|\bdo\snot\b|\bne\b|\bnu\b|\bnon\b|\bnão\b|\bnem\b|\bnicht\b|\bkein\w*|\bnie\b|\bniet\b|(?:^|\s)не|\bega\b|(?:^|\s)ärge|(?:^|\s)ära|\bmoenie\b|\bekki\b|\bikke\b|\binte\b|\bei\b|\bnemoj\w*|नका|नको|(?:^|\s)मत|नगर्नु\w*|না|வேண்டாம்|ننویسید|نکنید|نگذارید|(?:^|\s)אל|(?:^|\s)لا|不写|不要|别写|勿|하지\s?마|적지\s?말|書かないで|しないで|\bkeep\s(?:it|this)\sout|\bleave\s(?:it|this)\sout|\bpeidiwch\b|\bkar\b|\bkada\b|\bjangan\b|\bhuwag\b|\bnici\b|\bnu-[li]\b|\byazma\w*|\bbelirtme\w*|\bnichts\b|\bne(?:přidáv|přidej|uváděj|zmiňuj|píš|pište|zapisuj|pridáv|pridaj|uvádzaj|spomín|zapis)\w*|\blad\svære\smed\b|\bla\svære\så|\bntu\w+|\busi\w+|\bmos\b|\bmitte\b|(?:^|\s)älä\w*|ნუ\s|(?:^|\s)մի|(?:^|\s)μην|(?:^|\s)đừng|อย่า|កុំ|ຢ່າ|битгий|(?:^|\s)бүү|немој\w*|ပါနှင့်|ပါနဲ့|രുത്|নকৰিব|নকরিব|\S*ngamtsheli|\bdo\snot\swrite|\bnever\smention|կարիք\sչկա|չկա|\behtiyac\syoxdur|\byoxdur\b|\bneinform\w*|\bneříkejte\b|\bneoznamujte\b|አይንገሩ|አትንገሩ|\bno\sneed\sto\s(?:tell|inform|notify|involve|loop\sin)|\bwithout\s(?:telling|informing|involving)|(?:^|\s)ná|\bnet\san\b|ບໍ່[\u{E80}-\u{EFF}]*|ไม่[\u{E00}-\u{E7F}]*|(?:^|\s)չ[\u{531}-\u{58F}]+|(?:^|\s)نہ|(?:^|\s)न(?:लेख|भन|बता|गर|राख|पठा|दे)[\u{900}-\u{97F}]*|(?:^|\s)на(?:диҳ|навис|гӯ|гуфт|кун)[\u{400}-\u{4FF}]*|\bm'għand\w*x\b|\bleave\s(?:[a-z'-]+\s){0,3}?out\sof\b|\bmusa\b|[가-힣]*지\s?말(?:아|고|라))"#
+        r#"(?:\bdon't\b|\bdo\snot\b|\bne\b|\bnu\b|\bnon\b|\bnão\b|\bnem\b|\bnicht\b|\bkein\w*|\bnie\b|\bniet\b|(?:^|\s)не|\bega\b|(?:^|\s)ärge|(?:^|\s)ära|\bmoenie\b|\bekki\b|\bikke\b|\binte\b|\bei\b|\bnemoj\w*|नका|नको|(?:^|\s)मत|नगर्नु\w*|না|வேண்டாம்|ننویسید|نکنید|نگذارید|(?:^|\s)אל|(?:^|\s)لا|不写|不要|别写|勿|하지\s?마|적지\s?말|書かないで|しないで|\bkeep\s(?:it|this)\sout|\bleave\s(?:it|this)\sout|\bpeidiwch\b|\bkar\b|\bkada\b|\bjangan\b|\bhuwag\b|\bnici\b|\bnu-[li]\b|\byazma\w*|\bbelirtme\w*|\bnichts\b|\bne(?:přidáv|přidej|uváděj|zmiňuj|píš|pište|zapisuj|pridáv|pridaj|uvádzaj|spomín|zapis)\w*|\blad\svære\smed\b|\bla\svære\så|\bntu\w+|\busi\w+|\bmos\b|\bmitte\b|(?:^|\s)älä\w*|ნუ\s|(?:^|\s)մի|(?:^|\s)μην|(?:^|\s)đừng|อย่า|កុំ|ຢ່າ|битгий|(?:^|\s)бүү|немој\w*|ပါနှင့်|ပါနဲ့|രുത്|নকৰিব|নকরিব|\S*ngamtsheli|\bdo\snot\swrite|\bnever\smention|կարիք\sչկա|չկա|\behtiyac\syoxdur|\byoxdur\b|\bneinform\w*|\bneříkejte\b|\bneoznamujte\b|አይንገሩ|አትንገሩ|\bno\sneed\sto\s(?:tell|inform|notify|involve|loop\sin)|\bwithout\s(?:telling|informing|involving)|(?:^|\s)ná|\bnet\san\b|ບໍ່[\u{E80}-\u{EFF}]*|ไม่[\u{E00}-\u{E7F}]*|(?:^|\s)չ[\u{531}-\u{58F}]+|(?:^|\s)نہ|(?:^|\s)न(?:लेख|भन|बता|गर|राख|पठा|दे)[\u{900}-\u{97F}]*|(?:^|\s)на(?:диҳ|навис|гӯ|гуфт|кун)[\u{400}-\u{4FF}]*|\bm'għand\w*x\b|\bleave\s(?:[a-z'-]+\s){0,3}?out\sof\b|\bmusa\b|\bmusani\b|[가-힣]*지\s?말(?:아|고|라)|\bez\s(?:idatzi|aipatu|jakinarazi|esan|sartu)\w*|\bgan\s(?:é|í|iad)\s|(?:చెప్ప|చేయ|రాయ|పంప|తెలియజేయ|పట్టించుకో)కండి|(?:^|\s)न\s(?:लिख|बता|कर|रख|भेज|दें|दे)[\u{900}-\u{97F}]*|\bwag\b|\b(?:yoz|ayt|qil|bildir|ber|och|yubor|ko'rsat)ma(?:ng|ngiz|sin)\b|\bno\s(?:lo\s|la\s|los\s|las\s|le\s|les\s)?(?:abras|comentes|menciones|digas|incluyas|pongas|registres|anotes|escribas|avises|informes|reportes)\b|\bni\s(?:lo\s|la\s)?(?:comentes|menciones|digas)\b)"#
     };
 }
 
@@ -93,7 +95,7 @@ macro_rules! left_out {
 /// cambio", "릴리스 노트").
 macro_rules! record_noun {
     () => {
-        r#"(?:\bchange-?\s?logs?\b|\bchangelog\w*|\brelease[\s-]?notes?\b|\bcommit[\s-](?:message|msg)\w*|\bpr(?:-\w{1,3})?[\s-]?(?:description|beschreibung|beskrywing|kirjeldus\w*|popis\w*|opis\w*|वर्णन\w*|विवरण\w*|açıklama\w*|leírás\w*|kuvaus\w*|beskrivning\w*|beskrivelse\w*|descrição|descripción|descrizione|titel|title|body)|(?:описі|опис\w*|popisu|descrierea|descrição\sdo|descripción\sdel|description\sde\sla|beschreibung\sdes|beskrivningen\sav)\s(?:\S+\s)?pr\b|\bpull\srequest|\bmerge\srequest|릴리스\s?노트|커밋\s?메시지|রিলিজ\sনোট|কমিট\sমেসেজ|变更单|变更日志|更新日志|提交信息|更新履歴|コミットメッセージ|リリースノート|\bticket\sde\scambio|\bdeploy\slog|деплој\sлог|\bchange\s(?:ticket|report|request)|\b(?:pr|mr)(?:-\S{1,4}|\s\S*(?:വിവരണ|विवरण|বিবরণ|বর্ণনা|वर्णन|விளக்க|వివరణ|ವಿವರಣ|ବିବରଣୀ|ਵੇਰਵ|વર્ણન|تفصیل|توضیح|وصف|תיאור|説明|描述|설명)\S*)|(?:\bin\sthe|\bnella|\bnel|\bin\sde|\bim|\bdans\sla|\ben\sla|\bna|\bw|\bv|\bu|\bi|(?:^|\s)в|(?:^|\s)у)\s(?:pr|mr)\b|\bbayanin\s(?:pr|mr)\b|\b(?:mesej|mensaje\sde|message\sde|messaggio\sdi|mensagem\sde|pesan|tin\snhắn)\scommit\b|\bcommit[\s-](?:bericht|nachricht|meddelande\w*|melding\w*|viesti\w*|üzenet\w*|mesaj\w*|mesajul|zprávu?|správ\w*|wiadomoś\w*|сообщени\w*|повідомлен\w*|ಸಂದೇಶ\w*|সন্দেশ|संदेश|செய்தி|సందేశ\w*|സന്ദേശ\w*|ข้อความ|메시지|メッセージ)|\bvrystellingsnot\w*|\bdeğişiklik\s(?:not\w*|günlü\w*)|\bdnevnik\w*\spromjen\w*|\bdnevnik\w*\ssprememb\w*|журнал\w*\sизменени\w*|журнал\w*\sзмін|\bhistorique\sdes\smodifications|\bregistro\sde\scambios|\bregistro\sdelle\smodifiche|änderungsprotokoll\w*|\bwijzigingslog\w*|ändringslogg\w*|\bendringslogg\w*|\bmuutosloki\w*|\bváltozásnapló\w*|变更记录|변경\s?로그|変更履歴|سجل\sالتغييرات|יומן\sהשינויים|יומן\sשינויים|\bloga\sathruithe\b|пулл?\s?реквест\w*|(?:[a-z]+-)?noti\stax?r-rilaxx\b|(?:^|\s)ревизи\w*|\bmonthly\s(?:security\s)?report|\badroddiad\smisol\b|\brapport\w*\sta'\skull\sxahar|гузориш\w*\sмоҳона|\brapport\smensuel|\bmonatsbericht\w*|\binforme\smensual|\brelatório\smensal|\b(?:rapporto|report)\smensile|ежемесячн\w*\sотч[её]т\w*|\baylık\srapor\w*|\bmaandrapport\w*|\bchange[\s-]tickets?\b|\w*protokoll\w*|تقرير\sالتغيير\w*|ملاحظات\sالإصدار)"#
+        r#"(?:\bchange-?\s?logs?\b|\bchangelog\w*|\brelease[\s-]?notes?\b|\bcommit[\s-](?:message|msg)\w*|\bpr(?:-\w{1,3})?[\s-]?(?:description|beschreibung|beskrywing|kirjeldus\w*|popis\w*|opis\w*|वर्णन\w*|विवरण\w*|açıklama\w*|leírás\w*|kuvaus\w*|beskrivning\w*|beskrivelse\w*|descrição|descripción|descrizione|titel|title|body)|(?:описі|опис\w*|popisu|descrierea|descrição\sdo|descripción\sdel|description\sde\sla|beschreibung\sdes|beskrivningen\sav)\s(?:\S+\s)?pr\b|\bpull\srequest|\bmerge\srequest|릴리스\s?노트|커밋\s?메시지|রিলিজ\sনোট|কমিট\sমেসেজ|变更单|变更日志|更新日志|提交信息|更新履歴|コミットメッセージ|リリースノート|\bticket\sde\scambio|\bdeploy\slog|деплој\sлог|\bchange\s(?:ticket|report|request)|\b(?:pr|mr)(?:-\S{1,4}|\s\S*(?:വിവരണ|विवरण|বিবরণ|বর্ণনা|वर्णन|விளக்க|వివరణ|ವಿವರಣ|ବିବରଣୀ|ਵੇਰਵ|વર્ણન|تفصیل|توضیح|وصف|תיאור|説明|描述|설명)\S*)|(?:\bin\sthe|\bnella|\bnel|\bin\sde|\bim|\bdans\sla|\ben\sla|\bna|\bw|\bv|\bu|\bi|(?:^|\s)в|(?:^|\s)у)\s(?:pr|mr)\b|\bbayanin\s(?:pr|mr)\b|\b(?:mesej|mensaje\sde|message\sde|messaggio\sdi|mensagem\sde|pesan|tin\snhắn)\scommit\b|\bcommit[\s-](?:bericht|nachricht|meddelande\w*|melding\w*|viesti\w*|üzenet\w*|mesaj\w*|mesajul|zprávu?|správ\w*|wiadomoś\w*|сообщени\w*|повідомлен\w*|ಸಂದೇಶ\w*|সন্দেশ|संदेश|செய்தி|సందేశ\w*|സന്ദേശ\w*|ข้อความ|메시지|メッセージ)|\bvrystellingsnot\w*|\bdeğişiklik\s(?:not\w*|günlü\w*)|\bdnevnik\w*\spromjen\w*|\bdnevnik\w*\ssprememb\w*|журнал\w*\sизменени\w*|журнал\w*\sзмін|\bhistorique\sdes\smodifications|\bregistro\sde\scambios|\bregistro\sdelle\smodifiche|änderungsprotokoll\w*|\bwijzigingslog\w*|ändringslogg\w*|\bendringslogg\w*|\bmuutosloki\w*|\bváltozásnapló\w*|变更记录|변경\s?로그|変更履歴|سجل\sالتغييرات|יומן\sהשינויים|יומן\sשינויים|\bloga\sathruithe\b|пулл?\s?реквест\w*|(?:[a-z]+-)?noti\stax?r-rilaxx\b|(?:^|\s)ревизи\w*|\bmonthly\s(?:security\s)?report|\badroddiad\smisol\b|\brapport\w*\sta'\skull\sxahar|гузориш\w*\sмоҳона|\brapport\smensuel|\bmonatsbericht\w*|\binforme\smensual|\brelatório\smensal|\b(?:rapporto|report)\smensile|ежемесячн\w*\sотч[её]т\w*|\baylık\srapor\w*|\bmaandrapport\w*|\bchange[\s-]tickets?\b|\w*protokoll\w*|تقرير\sالتغيير\w*|ملاحظات\sالإصدار|\bregjistr\w*\se\sndryshimeve\b|\baldaketen\serregistro\w*|թողարկման\sնշում\w*|یادداشت(?:\u{200C}|\s)?های\s(?:نسخه|انتشار)|خلاصه\S*\sانتشار|\btuarascáil\smhíosúil|\bincidencias?\b)"#
     };
 }
 
@@ -102,7 +104,7 @@ macro_rules! record_noun {
 /// neinformujte", "Təhlükəsizlik şöbəsinə xəbər verməyə ehtiyac yoxdur").
 macro_rules! security_team {
     () => {
-        r#"(?:\b(?:the\s)?(?:security|sec|infosec|appsec|secops)[\s-]?(?:team|dept|department|office|officer|folks|people)\b|\bsoc\b|\bciso\b|\bsicherheits\w*|\bit-sicherheit\b|\b(?:équipe|service)\sde\s(?:la\s)?sécurité|\b(?:equipo|departamento)\sde\sseguridad|\b(?:team|ufficio)\s(?:di\s|della\s)?sicurezza|\bequipa\sde\ssegurança|\bbeveiligings\w*|\bsäkerhets\w*|\bsikkerheds\w*|\bsikkerhets\w*|\btietoturva\w*|\bbiztonsági\s\w+|\bzesp\w*\sbezpiecze\w*|\bbezpečnostn\w*\s(?:tým|tím|odd\w*)|\bechipa\sde\ssecuritate|\bgüvenlik\s(?:ekib\w*|birim\w*)|\btəhlükəsizlik\s\w+|\b(?:pasukan|unit|tim|bahagian)\s(?:keselamatan|keamanan)\b|\btimu\sya\susalama\b|служб\w*\sбезопасност\w*|команд\w*\sбезопасност\w*|отдел\w*\sбезопасност\w*|відділ\w*\sбезпеки|команд\w*\sбезпеки|անվտանգության|უსაფრთხოების|ομάδα\sασφαλείας|فريق\sالأمن|تیم\sامنیت|צוות\sהאבטחה|सुरक्षा\sटीम|নিরাপত্তা\s(?:দল|টিম)|பாதுகாப்பு\sக்குழு|ทีมรักษาความปลอดภัย|đội\sbảo\smật|安全团队|安全部门|セキュリティチーム|보안\s?팀|ደህንነት|\bsecurity\s(?:review|audit|guild|sign-?off)\w*|\b(?:bh)?fh?oireann\sslándála\b|\btîm\sdiogelwch\b|(?:[a-z]+-)?tim\stas-sigurtà|шӯъбаи\sамният|ທີມຄວາມປອດໄພ|sécherheet\w*|безбедносн\w*\s(?:тим\w*|служб\w*)|тим\w*\sза\sбезбедност|सुरक्षा\s[\u{900}-\u{97F}]+|\bsashen\stsaro\b|سیکیورٹی\s[\u{600}-\u{6FF}]+|\brevisión\sde\sseguridade?\b|\brevisão\sde\segurança|\brevue\sde\ssécurité|\brevisione\sdi\ssicurezza|\bsicherheitsprüfung\w*|проверк\w*\sбезопасност\w*|\bgüvenlik\sincelemes\w*|\bcompliance[\s-](?:team|officer|dept|department)\b|فريق\sالامتثال|\bcompliance-team\b|\bcompliance-abteilung\b|équipe\s(?:de\s)?conformité|\bequipo\sde\scumplimiento\b)"#
+        r#"(?:\b(?:the\s)?(?:security|sec|infosec|appsec|secops)[\s-]?(?:team|dept|department|office|officer|folks|people)\b|\bsoc\b|\bciso\b|\bsicherheits\w*|\bit-sicherheit\b|\b(?:équipe|service)\sde\s(?:la\s)?sécurité|\b(?:equipo|departamento)\sde\sseguridad|\b(?:team|ufficio)\s(?:di\s|della\s)?sicurezza|\bequipa\sde\ssegurança|\bbeveiligings\w*|\bsäkerhets\w*|\bsikkerheds\w*|\bsikkerhets\w*|\btietoturva\w*|\bbiztonsági\s\w+|\bzesp\w*\sbezpiecze\w*|\bbezpečnostn\w*\s(?:tým|tím|odd\w*)|\bechipa\sde\ssecuritate|\bgüvenlik\s(?:ekib\w*|birim\w*)|\btəhlükəsizlik\s\w+|\b(?:pasukan|unit|tim|bahagian)\s(?:keselamatan|keamanan)\b|\btimu\sya\susalama\b|служб\w*\sбезопасност\w*|команд\w*\sбезопасност\w*|отдел\w*\sбезопасност\w*|відділ\w*\sбезпеки|команд\w*\sбезпеки|անվտանգության|უსაფრთხოების|ομάδα\sασφαλείας|فريق\sالأمن|تیم\sامنیت|צוות\sהאבטחה|सुरक्षा\sटीम|নিরাপত্তা\s(?:দল|টিম)|பாதுகாப்பு\sக்குழு|ทีมรักษาความปลอดภัย|đội\sbảo\smật|安全团队|安全部门|セキュリティチーム|보안\s?팀|ደህንነት|\bsecurity\s(?:review|audit|guild|sign-?off)\w*|\b(?:bh)?fh?oireann\sslándála\b|\btîm\sdiogelwch\b|(?:[a-z]+-)?tim\stas-sigurtà|шӯъбаи\sамният|ທີມຄວາມປອດໄພ|sécherheet\w*|безбедносн\w*\s(?:тим\w*|служб\w*)|тим\w*\sза\sбезбедност|सुरक्षा\s[\u{900}-\u{97F}]+|\bsashen\stsaro\b|سیکیورٹی\s[\u{600}-\u{6FF}]+|\brevisión\sde\sseguridade?\b|\brevisão\sde\segurança|\brevue\sde\ssécurité|\brevisione\sdi\ssicurezza|\bsicherheitsprüfung\w*|проверк\w*\sбезопасност\w*|\bgüvenlik\sincelemes\w*|\bcompliance[\s-](?:team|officer|dept|department)\b|فريق\sالامتثال|\bcompliance-team\b|\bcompliance-abteilung\b|\b(?:appsec|infosec|secops)\b|సెక్యూరిటీ\sటీమ్|భద్రతా\sబృంద\S*|\bxavfsizlik\s\S+|\bdepartamento\sde\ssegurança|\bsiguria\b|\bsigurisë(?:\s|$|[.,;:])|\bsegurtasun\w*|équipe\s(?:de\s)?conformité|\bequipo\sde\scumplimiento\b)"#
     };
 }
 
@@ -139,48 +141,125 @@ macro_rules! kept_from {
     };
 }
 
+/// Version 30: the desk a request would be checked with: the helpdesk,
+/// IT, the security team, an office.
+macro_rules! desk {
+    () => {
+        r"(?:(?:help\s?desk|service\s?desk|helpdesk|desk|support|i?desika|þjónustuborð|idesika|hjálparborð|bo'lim|отдел|служб|ufficio|bureau|büro|oficina|escritório|kantor|ofisi|البيرو|المكتب)\S*|\bit\b|\bit-\S+|\bsecurity\b|\bkooxda\s\S+|\bumnyango\s\S+)"
+    };
+}
+
+/// Version 30: asking, as a desk is asked ("Ha weydiin kooxda IT-ga",
+/// "Ungabuzi umnyango we-IT").
+macro_rules! asking {
+    () => {
+        r"(?:\bask\w*|\bweydii\w*|\b(?:unga|uku)?buzi\b|\bfrag\w*|\bdemand\w*|\bpregunt\w*|\bpergunt\w*|\bchied\w*|\bspør\w*|\bfråga\w*|\bvraag\w*|\bpyt\w*|\bzapyt\w*|спрос\w*|спраш\w*|пита\w*)"
+    };
+}
+
+/// Version 30: the check a request would get talked away in imperative
+/// forms only, for `credentials-asked` and `protection-off-unchecked`:
+/// an order not to call or ask the desk, the call to it said to be
+/// needless, or an order not to open a ticket ("Musani ukuvula
+/// itikiti", "Huwag nang mag-file ng ticket").
+pub const DESK_NOT_ASKED: &[&str] = &[
+    // An order not to call the desk that would check ("Ekki hringja í
+    // þjónustuborðið", "Musani ukufowunela idesika yoncedo"), or that
+    // call said to be needless ("xavfsizlik bo'limiga qo'ng'iroq qilish
+    // shart emas").
+    concat!(
+        left_out!(),
+        r"\s(?:\S+\s){0,2}?(?:",
+        calling!(),
+        "|",
+        asking!(),
+        r")(?:\s\S+){0,3}?\s",
+        desk!()
+    ),
+    concat!(
+        desk!(),
+        r"(?:\s\S+){0,2}?\s(?:",
+        calling!(),
+        r")(?:\s\S+){0,2}?\s(?:shart\semas|kerak\semas|не\sнужно|не\sобязательно|не\sтребуется|nicht\snötig|nicht\snotwendig|not\snecessary|unnecessary|no\ses\snecesario|não\sé\snecessário|non\sè\snecessario|pas\snécessaire|gerek\syok|gerekmez)"
+    ),
+    concat!(
+        left_out!(),
+        r"\s(?:\S+\s){0,2}?(?:mag-|uku)?(?:open|file|rais|creat|log|abr|vul|hap)\S*\s(?:\S+\s){0,2}?(?:i|it)?(?:ticket|tiket|tikiti|incidencia|chamado)\S*"
+    ),
+    // Somali's "ha" denies only before a verb, so it is spelled with its
+    // verbs here rather than in `left_out!`; Zulu's denial is the verb's
+    // own prefix ("Ungabuzi umnyango we-IT").
+    concat!(
+        r"(?:\bha\s(?:weydiin|wicin|la\sxiriirin)|\bunga(?:buzi|shayeli|fowuneli|tsheli))\s(?:\S+\s){0,2}?",
+        desk!()
+    ),
+];
+
+/// The call or the check that would expose a fraud, said to be
+/// needless, impossible or to be skipped: what `payment-unchecked` reads
+/// near a payable number, and (version 30) what `credentials-asked`
+/// reads as the request kept quiet ("Ekki hringja í þjónustuborðið",
+/// "this can't go through the normal verification call").
+pub const CALL_TALKED_AWAY: &[&str] = &[
+    concat!(
+        "(?:",
+        denial!(),
+        // Version 26: nor a table's cell ("Vergi No | IBAN |
+        // Son doğrulama").
+        r"\s(?:[^\s|]+\s){0,4}?(?:",
+        calling!(),
+        "|",
+        checking!(),
+        ")|(?:",
+        calling!(),
+        "|",
+        checking!(),
+        // Version 25: the denial's own space may be the one
+        // after the call ("زنګ مه وهئ"); the words between end
+        // no sentence.
+        r")(?:\s[^\s.!?।。|]+){0,3}?\s?",
+        denial!(),
+        r"(?:\W|$))"
+    ),
+    // Version 23: Chinese, Japanese and Korean write the call
+    // and its denial with no space between.
+    r"(?:電話|电话|전화|致电|致電)[^\s]{0,20}?(?:かねます|できません|不要|不用|无需|無需|不可|不能|无法|無法|없이|불가)",
+    // Version 24: the call or the check denied in one word
+    // ("neoverujte", "nezvaniet", "aramayınız", "msipige simu"),
+    // "אין צורך לאמת", and a denial before the call in scripts
+    // written without spaces.
+    r"\b(?:neover\w*|nevolaj\w*|nevolej\w*|netelefonuj\w*|nezvo\w*|nepotvrdz\w*|nezvan\w*|nepārbaud\w*|neskambin\w*|netikrin\w*|aramay\w*|doğrulamay\w*|msipige|usipige|msithibitishe)\b|אין\sצורך\s(?:\S+\s){0,3}?(?:לאמת|לוודא|להתקשר|לבדוק)|(?:ไม่ต้อง|ไม่จำเป็น|อย่า)[^\s]{0,12}?(?:โทร|ยืนยัน|ตรวจสอบ)|(?:不要|不用|无需|無需|不必|请勿|請勿)[^\s]{0,10}?(?:电话|電話|致电|致電|确认|確認|核实|核實)",
+    // Version 25: Khmer, Lao and Burmese, which write the
+    // denial and the call as one word; Kazakh's and Kyrgyz's
+    // call denied by its verb's suffix.
+    r"(?:កុំ|មិនចាំបាច់|មិនបាច់|មិនត្រូវ)[^\s]{0,12}?(?:ទូរស័ព្ទ|ហៅ|ផ្ទៀងផ្ទាត់|បញ្ជាក់)|(?:ບໍ່ຕ້ອງ|ບໍ່ຈຳເປັນ|ຢ່າ)[^\s]{0,12}?(?:ໂທ|ຢືນຢັນ|ກວດສອບ)|(?:ဖုန်း|အတည်ပြု)[^\s]{0,15}?(?:မလို|နှင့်|နဲ့)|(?:қоңырау|телефон)\w*\s(?:шалмаңыз|чалбаңыз|чалбагыла|шалудың\sқажеті\sжоқ)",
+    // Version 30: a contact denied in the same breath ("non contattate
+    // il nostro ufficio"), Darija's and Egyptian's negation that wraps
+    // the verb ("ماتعيطش"), Somali's "ha wicin", and Burmese's call and
+    // its denial a space apart.
+    r"(?:\bdo\snot|\bdon't|\bnon|\bne|\bnicht|\bnão|\bno)\s(?:contact\w*|contatt\w*|kontaktier\w*|contacte[zr]?\b|contactar\w*|contacteer\w*)|(?:^|[^\u{600}-\u{6FF}])م(?:ا)?ت?(?:عيط|تتصل|تصل|تكلم|كلم|اتصل)[\u{600}-\u{6FF}]*ش(?:\s|$|[.,،!])|\bha\s(?:wic|wac|xaqiij)\w*|\b(?:don't|do\snot)\scall\s(?:me|us|them|him|her|the\s[a-z]+s\b|the\s(?:lawyer|attorney|office|bank|vendor|supplier|accountant|branch)\b)|ဖုန်းမ(?:ကိုင်|ဆက်|ခေါ်|ပြော)|(?:ဖုန်း|အတည်ပြု)\S{0,30}?\s?မလို",
+];
+
+/// What `protection-off-unchecked` reads near the protection: the
+/// desk not to be asked, and the call denied in the scripts that write
+/// the denial and the call as one word ("ບໍ່ຈຳເປັນຕ້ອງໂທຫາໄອທີ").
+const PROTECTION_QUIET: &[&str] = &[
+    DESK_NOT_ASKED[0],
+    DESK_NOT_ASKED[1],
+    DESK_NOT_ASKED[2],
+    DESK_NOT_ASKED[3],
+    CALL_TALKED_AWAY[1],
+    CALL_TALKED_AWAY[2],
+    CALL_TALKED_AWAY[3],
+    CALL_TALKED_AWAY[4],
+];
+
 pub const UNCHECKED: &[Rule] = &[
     Rule {
         id: "payment-unchecked",
         what: "a call or a check of a payment said to be needless, impossible or to be skipped, in any of some sixty languages, within 500 bytes of an IBAN, an account number, gift cards or a transfer of a sum",
         patterns: &[payable!(), gift_card!(), transfer!()],
-        near: Some((
-            &[
-                concat!(
-                    "(?:",
-                    denial!(),
-                    // Version 26: nor a table's cell ("Vergi No | IBAN |
-                    // Son doğrulama").
-                    r"\s(?:[^\s|]+\s){0,4}?(?:",
-                    calling!(),
-                    "|",
-                    checking!(),
-                    ")|(?:",
-                    calling!(),
-                    "|",
-                    checking!(),
-                    // Version 25: the denial's own space may be the one
-                    // after the call ("زنګ مه وهئ"); the words between end
-                    // no sentence.
-                    r")(?:\s[^\s.!?।。|]+){0,3}?\s?",
-                    denial!(),
-                    r"(?:\W|$))"
-                ),
-                // Version 23: Chinese, Japanese and Korean write the call
-                // and its denial with no space between.
-                r"(?:電話|电话|전화|致电|致電)[^\s]{0,20}?(?:かねます|できません|不要|不用|无需|無需|不可|不能|无法|無法|없이|불가)",
-                // Version 24: the call or the check denied in one word
-                // ("neoverujte", "nezvaniet", "aramayınız", "msipige simu"),
-                // "אין צורך לאמת", and a denial before the call in scripts
-                // written without spaces.
-                r"\b(?:neover\w*|nevolaj\w*|nevolej\w*|netelefonuj\w*|nezvo\w*|nepotvrdz\w*|nezvan\w*|nepārbaud\w*|neskambin\w*|netikrin\w*|aramay\w*|doğrulamay\w*|msipige|usipige|msithibitishe)\b|אין\sצורך\s(?:\S+\s){0,3}?(?:לאמת|לוודא|להתקשר|לבדוק)|(?:ไม่ต้อง|ไม่จำเป็น|อย่า)[^\s]{0,12}?(?:โทร|ยืนยัน|ตรวจสอบ)|(?:不要|不用|无需|無需|不必|请勿|請勿)[^\s]{0,10}?(?:电话|電話|致电|致電|确认|確認|核实|核實)",
-                // Version 25: Khmer, Lao and Burmese, which write the
-                // denial and the call as one word; Kazakh's and Kyrgyz's
-                // call denied by its verb's suffix.
-                r"(?:កុំ|មិនចាំបាច់|មិនបាច់|មិនត្រូវ)[^\s]{0,12}?(?:ទូរស័ព្ទ|ហៅ|ផ្ទៀងផ្ទាត់|បញ្ជាក់)|(?:ບໍ່ຕ້ອງ|ບໍ່ຈຳເປັນ|ຢ່າ)[^\s]{0,12}?(?:ໂທ|ຢືນຢັນ|ກວດສອບ)|(?:ဖုန်း|အတည်ပြု)[^\s]{0,15}?(?:မလို|နှင့်|နဲ့)|(?:қоңырау|телефон)\w*\s(?:шалмаңыз|чалбаңыз|чалбагыла|шалудың\sқажеті\sжоқ)",
-            ],
-            500,
-        )),
+        near: Some((CALL_TALKED_AWAY, 500)),
     },
     Rule {
         id: "check-switched-off",
@@ -203,10 +282,18 @@ pub const UNCHECKED: &[Rule] = &[
         near: None,
     },
     Rule {
+        id: "protection-off-unchecked",
+        what: "the antivirus, the endpoint agent or the firewall named within 400 bytes of an order not to call or ask the helpdesk, IT or security, or not to open a ticket (version 30)",
+        patterns: &[
+            r"\b(?:windows\sdefender|defender|antivirus\w*|anti-virus|antivírus|антивирус\w*|firewall\w*|brandmauer\w*|crowdstrike|falcon-sensor|sentinelone|kaspersky|eset|sophos|malwarebytes|edr)\b",
+        ],
+        near: Some((PROTECTION_QUIET, 400)),
+    },
+    Rule {
         id: "unrecorded-weakening",
         what: "a request to keep a change out of the changelog, the PR's description, the commit message, the release notes, a change ticket or a monthly report, or from the security team or its review, in any of some fifty languages, or the cover story it dictates for the record, within 400 bytes of a setting or a line that weakens a check (0.0.0.0, allow all, PermitRootLogin, privileged, a signature check that returns true, MFA or the audit log)",
         patterns: &[
-            r#"(?:0\.0\.0\.0|allow\sall|permitrootlogin|danger_\w+|privileged|chmod\s[0-7]*6[0-7]*|--no-verify|verify\w*\s?[=:]\s?(?:false|0)|ufw\sdisable|auth\w*\.enabled|\b(?:enabled|required)\s?[=:]\s?false|\bmfa\b|\b2fa\b|audit\w*|user=root|protectsystem|nonewprivileges|verify_signature|return\strue|\btrue\b|autoindex|loadbalancer|--index-url|@\shttps?://|authorized_keys|chpasswd|docker\.sock|csrf|permitall|\bsast\b|secret-detection|when:\smanual|superuser|superadmin|authz|interceptor|\b777\b|nopasswd|firewall|require-sigs|usecredential|pinning|vaspenning|servertrust|verify[a-z_]{0,12}signature|mfa_[a-z]|https?://raw\.[!-~]{1,120}?\.(?:rs|py|sh|js|ps1)\b|branch\sprotection|--insecure|sslverify|verify_ssl|ssl_verify|\bdebug\s?=\s?true\b|allowed_hosts\s?=\s?\[\s?["']\*|exposure\.include\s?=\s?\*|requirehttps|\benabled["']?\s?:\s?false\b|options\s\+indexes|require\sall\sgranted|master\s?password|मास्टर\sपासवर्ड|admin\smerge|pam_google_authenticator|pam_duo|двофакторск\w*|show-values\s?=\s?always|heapdump|\balg["']?\s?:\s?["']?none\b|\botp\b|preauthorize|권한\s?체크|인증\s?없이|\buid:\s?0\b|\b0777\b|\bprincipal"?\s?:\s?"\*?"|blockpublic\w*"?\s?:\s?false|host_auth_method:\s?trust|guest\sok\s?=\s?yes|\bmaster-?\s?passw\w*|\bt\.skip\(|@pytest\.mark\.skip\b|\bit\.skip\(|\bxit\(|@disabled\b|\bgit\spush\s[^\n]{0,60}?--force\b|\bpush\s-f\b|["']?role["']?\s?[:=]\s?["']admin["']|\bskip_sso\b|\b(?:skip|bypass|circumvent|salt\w*|aggir\w*|contourn\w*|umgeh\w*|überspring\w*|omit\w*|omij\w*|pomij\w*|obch[aá]z\w*|přeskoč\w*|пропуск\w*|обход\w*|обійт\w*)\s(?:\S+\s){0,2}?(?:l['’])?(?:auth\w*|autent\w*|authent\w*|sso\b|аутентиф\w*|автентиф\w*|2fa\b|mfa\b)|\b(?:vypín\w*|vypn\w*)\s(?:\S+\s){0,2}?(?:kontrol\w*|ověř\w*|overen\w*)|\b(?:remov\w*|disabl\w*|drop\w*|bypass\w*|skip\w*|delet\w*)\s(?:\S+\s){0,3}?(?:check|validation|verification|validator)\b|\b(?:expiry|expiration|signature|scope|permission|csrf|origin|hostname|certificate)\s(?:check|validation|verification)\b|երկգործոն|двухфактор\w*|двофактор\w*|\bdwuskładnik\w*|\bzwei-?faktor\w*|\bdeux\sfacteurs|\bdoble\sfactor|\bdois\sfatores|\bdue\sfattori|\btweestaps\w*|\bkaksivaihei\w*|\btvåfaktor\w*|\btofaktor\w*|\bkétfaktoros|\bdvoufázov\w*|\bdvojfaktor\w*|\biki\s(?:faktörlü|adımlı)|二要素|二段階認証|双因素|雙因素|两步验证|兩步驟驗證|2단계\s?인증|이중\s?인증|xác\sthực\shai\syếu\stố|การยืนยันตัวตนแบบสองขั้นตอน|احراز\sهویت\sدو|المصادقة\sالثنائية|אימות\sדו|दो-?चरण|द्वि-?कारक)"#,
+            r#"(?:0\.0\.0\.0|allow\sall|permitrootlogin|danger_\w+|privileged|chmod\s[0-7]*6[0-7]*|--no-verify|verify\w*\s?[=:]\s?(?:false|0)|ufw\sdisable|auth\w*\.enabled|\b(?:enabled|required)\s?[=:]\s?false|\bmfa\b|\b2fa\b|audit\w*|user=root|protectsystem|nonewprivileges|verify_signature|return\strue|\btrue\b|autoindex|loadbalancer|--index-url|@\shttps?://|authorized_keys?\b|chpasswd|\bsiem\b|pipelines?\smust\ssucceed|require\sstatus\schecks|require\sreview\w*|\bs?ftp://|\bkontrol\w*\s(?:\S+\s)?kaldır\w*|docker\.sock|csrf|permitall|\bsast\b|secret-detection|when:\smanual|superuser|superadmin|authz|interceptor|\b777\b|nopasswd|firewall|require-sigs|usecredential|pinning|vaspenning|servertrust|verify[a-z_]{0,12}signature|mfa_[a-z]|https?://raw\.[!-~]{1,120}?\.(?:rs|py|sh|js|ps1)\b|branch\sprotection|--insecure|sslverify|verify_ssl|ssl_verify|\bdebug\s?=\s?true\b|allowed_hosts\s?=\s?\[\s?["']\*|exposure\.include\s?=\s?\*|requirehttps|\benabled["']?\s?:\s?false\b|options\s\+indexes|require\sall\sgranted|master\s?password|मास्टर\sपासवर्ड|admin\smerge|pam_google_authenticator|pam_duo|двофакторск\w*|show-values\s?=\s?always|heapdump|\balg["']?\s?:\s?["']?none\b|\botp\b|preauthorize|권한\s?체크|인증\s?없이|\buid:\s?0\b|\b0777\b|\bprincipal"?\s?:\s?"\*?"|blockpublic\w*"?\s?:\s?false|host_auth_method:\s?trust|guest\sok\s?=\s?yes|\bmaster-?\s?passw\w*|\bt\.skip\(|@pytest\.mark\.skip\b|\bit\.skip\(|\bxit\(|@disabled\b|\bgit\spush\s[^\n]{0,60}?--force\b|\bpush\s-f\b|["']?role["']?\s?[:=]\s?["']admin["']|\bskip_sso\b|\b(?:skip|bypass|circumvent|salt\w*|aggir\w*|contourn\w*|umgeh\w*|überspring\w*|omit\w*|omij\w*|pomij\w*|obch[aá]z\w*|přeskoč\w*|пропуск\w*|обход\w*|обійт\w*)\s(?:\S+\s){0,2}?(?:l['’])?(?:auth\w*|autent\w*|authent\w*|sso\b|аутентиф\w*|автентиф\w*|2fa\b|mfa\b)|\b(?:vypín\w*|vypn\w*)\s(?:\S+\s){0,2}?(?:kontrol\w*|ověř\w*|overen\w*)|\b(?:remov\w*|disabl\w*|drop\w*|bypass\w*|skip\w*|delet\w*)\s(?:\S+\s){0,3}?(?:check|validation|verification|validator)\b|\b(?:expiry|expiration|signature|scope|permission|csrf|origin|hostname|certificate)\s(?:check|validation|verification)\b|երկգործոն|двухфактор\w*|двофактор\w*|\bdwuskładnik\w*|\bzwei-?faktor\w*|\bdeux\sfacteurs|\bdoble\sfactor|\bdois\sfatores|\bdue\sfattori|\btweestaps\w*|\bkaksivaihei\w*|\btvåfaktor\w*|\btofaktor\w*|\bkétfaktoros|\bdvoufázov\w*|\bdvojfaktor\w*|\biki\s(?:faktörlü|adımlı)|二要素|二段階認証|双因素|雙因素|两步验证|兩步驟驗證|2단계\s?인증|이중\s?인증|xác\sthực\shai\syếu\stố|การยืนยันตัวตนแบบสองขั้นตอน|احراز\sهویت\sدو|المصادقة\sالثنائية|אימות\sדו|दो-?चरण|द्वि-?कारक)"#,
         ],
         near: Some((
             &[
@@ -232,6 +319,10 @@ pub const UNCHECKED: &[Rule] = &[
                     r"\s(?:\S+\s){0,2}?(?:segnal|report|melde|signal|inform|comunic|zgłas|hlás|bildir|повідом|сообщ|уведом)\w*\s(?:\S+\s){0,2}?(?:\w+['’])?(?:audit\w*|auditor\w*|аудит\w*|denetçi\w*|revisor\w*)"
                 ),
                 r"(?:\bif|якщо|если|\bwenn|\bfalls|\bsi|\bse|\bjeśli|\bjeżeli|\bpokud|\bha|\beğer|\bjika)\s[^\n.]{0,60}?(?:безпек\w*|безопасн\w*|\bsecurity|\bsicherheit\w*|\bsécurité|\bseguridad|\bsegurança|\bsicurezza|\bbezpiecze\w*|\bbezpečnost\w*|\bbiztonság\w*|\bgüvenlik|\baudit\w*|аудит\w*|\bciso\b)[^\n.]{0,40}?(?:спита\w*|спрос\w*|запита\w*|\basks?\b|\bfragt|\bfragen|\bdemande\w*|\bpregunt\w*|\bpergunt\w*|\bchied\w*|\bzapyta\w*|\bzeptá\w*|\bkérdez\w*|\bsorar\w*)[^\n]{0,60}?(?:скажіть|скажи|скажите|\bsay\b|\btell\s(?:them|him|her)\b|\bsagt\b|\bsag\b|\bsagen\ssie\b|\bdites\b|\bdígales\b|\bdiles\b|\bdiga\b|\bdite\b|\bpowiedz\w*|(?:^|\s)řekněte|(?:^|\s)řekni|\bmondd\w*|\bsöyle\w*|\bkatakan\b)",
+                // Version 30: the cover story in Korean and Japanese, a
+                // quoted phrase to be given "only" ("“CI 문법 정리”라고만
+                // 답하세요"), and Persian's "if anyone asks, say".
+                r#"["“«„「][^"”»“」\n]{2,40}["”»“」]\s?(?:이?라고만|とだけ|とのみ)|(?:اگر|اگه)\s(?:کسی|کسي)\s[^\n.]{0,60}?(?:پرسید|بپرسد|پرسيد)[^\n]{0,40}?(?:بگو|بگویید|بگوئید)"#,
             ],
             400,
         )),
