@@ -50,7 +50,7 @@ pub const HARVEST: &[Rule] = &[Rule {
 
 /// The request kept from someone, which must also stand near (`ALSO`):
 /// the same words the addressed rules read.
-pub const KEPT_QUIET: &[&str] = &[
+pub const KEPT_QUIET: &[&str] = desk_or_call!(
     unmentioned!(),
     unmentioned_more!(),
     unmentioned_v10!(),
@@ -59,26 +59,16 @@ pub const KEPT_QUIET: &[&str] = &[
     unmentioned_v30!(),
     // Version 30: the security team kept out ("Ikke involver
     // sikkerhetsteamet", "nem ponham o departamento de segurança em
-    // cópia"), the call that would check the request talked away, as a
-    // payment fraud's is, and the secret asked for unmasked ("Ikke masker
-    // verdiene", "M'hemmx bżonn taħbu l-valuri").
+    // cópia"), the secret asked for unmasked ("Ikke masker
+    // verdiene", "M'hemmx bżonn taħbu l-valuri"), and (`desk_or_call!`) the
+    // desk not to be called, as a payment fraud's call is talked away.
     kept_from!(security_team!(), r"[^\s.!?,;:—–]"),
-    // Not `CALL_TALKED_AWAY[0]`, whose denial may be a statement ("if
-    // this wasn't you, call us", "we never ask by phone").
-    DESK_NOT_ASKED[0],
-    DESK_NOT_ASKED[1],
-    DESK_NOT_ASKED[2],
-    DESK_NOT_ASKED[3],
-    CALL_TALKED_AWAY[1],
-    CALL_TALKED_AWAY[2],
-    CALL_TALKED_AWAY[3],
-    CALL_TALKED_AWAY[4],
     concat!(
         denial!(),
         r"\s(?:\S+\s){0,2}?(?:mask|redact|obfuscat|censor|masker|maskier|schwärz|masqu|enmascar|ocult|oscur|mascar|taħb|zamaskuj|маскир|скрыва)[^\W_]*(?:\W|$)"
     ),
     r"\b(?:unredacted|unmasked|ungeschwärzt|unmaskiert|unencrypted|onversleuteld\w*|unverschlüsselt\w*)\b|\bwithout\sencrypt\w*|\bsin\scifrar\b|\bsem\scriptografia\b|без\sшифровани\w*|შიფრაციის\sგარეშე",
-];
+);
 
 /// A warning of what is never asked, read only where it ends in the
 /// credential it covers (`UNLESS`'s reach is a few words): "we will

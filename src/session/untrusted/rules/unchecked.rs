@@ -240,19 +240,31 @@ pub const CALL_TALKED_AWAY: &[&str] = &[
     r"(?:\bdo\snot|\bdon't|\bnon|\bne|\bnicht|\bnão|\bno)\s(?:contact\w*|contatt\w*|kontaktier\w*|contacte[zr]?\b|contactar\w*|contacteer\w*)|(?:^|[^\u{600}-\u{6FF}])م(?:ا)?ت?(?:عيط|تتصل|تصل|تكلم|كلم|اتصل)[\u{600}-\u{6FF}]*ش(?:\s|$|[.,،!])|\bha\s(?:wic|wac|xaqiij)\w*|\b(?:don't|do\snot)\scall\s(?:me|us|them|him|her|the\s[a-z]+s\b|the\s(?:lawyer|attorney|office|bank|vendor|supplier|accountant|branch)\b)|ဖုန်းမ(?:ကိုင်|ဆက်|ခေါ်|ပြော)|(?:ဖုန်း|အတည်ပြု)\S{0,30}?\s?မလို",
 ];
 
-/// What `protection-off-unchecked` reads near the protection: the
-/// desk not to be asked, and the call denied in the scripts that write
-/// the denial and the call as one word ("ບໍ່ຈຳເປັນຕ້ອງໂທຫາໄອທີ").
-const PROTECTION_QUIET: &[&str] = &[
-    DESK_NOT_ASKED[0],
-    DESK_NOT_ASKED[1],
-    DESK_NOT_ASKED[2],
-    DESK_NOT_ASKED[3],
-    CALL_TALKED_AWAY[1],
-    CALL_TALKED_AWAY[2],
-    CALL_TALKED_AWAY[3],
-    CALL_TALKED_AWAY[4],
-];
+/// The desk not to be asked (`DESK_NOT_ASKED`) and the call denied in the
+/// scripts that write the denial and the call as one word
+/// (`CALL_TALKED_AWAY` but its first, whose denial may be a statement:
+/// "if this wasn't you, call us"), after `$extra`: what
+/// `protection-off-unchecked` reads near the protection, and part of what
+/// `credentials-asked` reads as kept quiet.
+macro_rules! desk_or_call {
+    ($($extra:expr),* $(,)?) => {
+        &[
+            $($extra,)*
+            DESK_NOT_ASKED[0],
+            DESK_NOT_ASKED[1],
+            DESK_NOT_ASKED[2],
+            DESK_NOT_ASKED[3],
+            CALL_TALKED_AWAY[1],
+            CALL_TALKED_AWAY[2],
+            CALL_TALKED_AWAY[3],
+            CALL_TALKED_AWAY[4],
+        ]
+    };
+}
+
+/// What `protection-off-unchecked` reads near the protection
+/// ("ບໍ່ຈຳເປັນຕ້ອງໂທຫາໄອທີ").
+const PROTECTION_QUIET: &[&str] = desk_or_call!();
 
 pub const UNCHECKED: &[Rule] = &[
     Rule {
