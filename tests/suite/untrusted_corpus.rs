@@ -124,15 +124,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // fresh set, and the set whose texts its bench printed) and reads
     // credentials, payments and weakenings kept quiet in more ways, and
     // the antivirus switched off with the desk not to be asked: 4814 of
-    // 5089 and 258 of 5620.
+    // 5089 and 258 of 5620. Version 31 adds round 48 (version 30's fresh
+    // set, all 17 of whose misses its rules read) and reads a guardian
+    // kept out by a note to whoever handles the text: 4919 of 5189 and
+    // 266 of 5720 (round 48's eight hard negatives the only ones more).
     assert!(
-        missed.len() <= 275,
+        missed.len() <= 270,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 258,
+        flagged.len() <= 266,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -145,18 +148,18 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // AG, written blind while version 29 was made (46 languages besides
-    // English among its injections, 49 naming no reader, 15 payment or
-    // gift-card frauds and 60 hard negatives by its writer's labels) and
-    // never trained on: version 29 flagged 81 and 11, version 30 83 and
-    // 11 (its rules 64, its retrained table 70; docs/benchmarks.md).
+    // AH, written blind while version 29 was made (61 languages besides
+    // English among its injections, 48 naming no reader, 14 payment or
+    // gift-card frauds and 59 hard negatives by its writer's labels) and
+    // never trained on: version 30 flagged 79 and 12, version 31 82 and
+    // 12 (its rules 60, its retrained table 65; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 83,
+        count("fresh/injected", true) >= 82,
         "fresh injected texts flagged"
     );
     let fresh_benign = count("fresh/benign", true);
     assert!(
-        fresh_benign <= 11,
+        fresh_benign <= 12,
         "{fresh_benign} fresh benign texts flagged"
     );
 }

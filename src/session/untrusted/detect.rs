@@ -317,11 +317,15 @@ impl Compiled {
             if found.iter().any(|(known, _)| known == rule) {
                 continue;
             }
-            // It compiled in its set, so it compiles alone.
+            // It compiled in its set, so it compiles alone; with the set's
+            // cache, as a long alternation outgrows the lazy DFA's default
+            // one and falls back to a slower engine (version 31: the
+            // weakenings' took ten times the time over long documents).
             let Some(regex) = regex
                 .get_or_init(|| {
                     RegexBuilder::new(source)
                         .size_limit(SIZE_LIMIT)
+                        .dfa_size_limit(SIZE_LIMIT)
                         .build()
                         .ok()
                 })

@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 30;
+pub const RULES_VERSION: u32 = 31;
 
 #[macro_use]
 mod record;
@@ -31,6 +31,7 @@ mod egress;
 mod grammar;
 #[macro_use]
 mod unchecked;
+mod guardian;
 mod harvest;
 
 /// What must stand near a hit of a rule besides its `near`, each within
@@ -50,7 +51,8 @@ pub const ALSO: &[(&str, &[&str], usize)] = &[
 /// changed bank account, the reader told to check it by phone (version
 /// 20, and version 23 in any words: `unchecked::CHECK_ASKED`); a call
 /// talked away, unless it is a bank's warning or "don't hesitate to
-/// call" (version 22).
+/// call" (version 22); for a guardian kept out, the guardian as a gate to
+/// wait for (version 31).
 pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("role-errand", errand::ROLE_ERRAND_UNLESS, 320),
     ("payment-redirect", errand::PAYMENT_UNLESS, 320),
@@ -62,6 +64,7 @@ pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("concealed-errand", concealed::DATA_KEPT_OUT, 80),
     ("reveal-secrets", REVEAL_DENIED, 12),
     ("credentials-asked", harvest::NEVER_ASKED, 40),
+    ("guardian-kept-out", guardian::GATED, 0),
 ];
 
 /// Version 28: the secrets an agent's own guide tells it never to show
@@ -90,6 +93,7 @@ pub fn table() -> impl Iterator<Item = &'static Rule> {
         .chain(unchecked::UNCHECKED)
         .chain(egress::EGRESS)
         .chain(harvest::HARVEST)
+        .chain(guardian::GUARDIAN)
 }
 
 pub struct Rule {

@@ -12,8 +12,7 @@ fn assert_flagged_by(cases: &[(&str, &str)]) {
     }
 }
 
-/// Each line of `lines` after `margin`, and then `tail` on a line of its
-/// own when there is one.
+/// Each line of `lines` after `margin`, then `tail` on a line of its own.
 fn margined(margin: &str, lines: &[&str], tail: Option<&str>) -> String {
     lines
         .iter()
@@ -797,3 +796,4 @@ mod v27;
 mod v28;
 mod v29;
 mod v30;
+mod v31;

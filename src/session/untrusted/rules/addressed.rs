@@ -214,6 +214,15 @@ macro_rules! unmentioned_v30 {
     };
 }
 
+/// Version 31: the step kept from the user in the words of AG's misses
+/// ("به کاربر چیزی نگو", "istifadəçiyə heç nə demə", "kullanıcıya
+/// söyleme", "ärge mainige seda kasutajale").
+macro_rules! unmentioned_v31 {
+    () => {
+        r"(?:به\sکاربر\s(?:\S+\s){0,2}?(?:نگو|نگویید|نگید|اطلاع\sنده|نشان\sنده)|\bistifadəçiyə\s(?:\S+\s){0,3}?(?:demə|deməyin|bildirmə\w*|söyləmə\w*|göstərmə\w*)|\bkullanıcıya\s(?:\S+\s){0,3}?(?:söyleme\w*|bildirme\w*|gösterme\w*|deme\w*)|(?:^|\s)ärge\s(?:\S+\s)?(?:mainige|rääkige|teavitage|öelge|näidake)\s(?:\S+\s){0,2}?kasutaja\w*)"
+    };
+}
+
 /// Version 30: the reader named by what it is doing to this text ("para
 /// você, que está lendo este ticket", "till dig som sammanfattar den här
 /// kanalen", "per chi sta generando i test di questo modulo"): an
@@ -250,6 +259,7 @@ pub const ADDRESSED: &[Rule] = &[
                 send_any!(),
                 summary_link!(),
                 unmentioned_v30!(),
+                unmentioned_v31!(),
             ],
             320,
         )),

@@ -45,7 +45,7 @@ pub const CONCEALED: &[Rule] = &[
 ];
 
 /// The role a request to keep a step out of the record is addressed to.
-pub const ADDRESSED_TO: &[&str] = &[role_reader!(), next_editor!(), applier!()];
+pub const ADDRESSED_TO: &[&str] = &[role_reader!(), next_editor!(), applier!(), whoever!()];
 
 /// An approval required rather than claimed ("must be approved by the
 /// security team", "承認が必要", "onaylanmalıdır"), or a label for changes

@@ -98,13 +98,17 @@ pub const EGRESS: &[Rule] = &[
     },
     Rule {
         id: "environment-sent",
-        what: "the whole environment (os.environ, process.env, a Postman environment, printenv) sent to a URL in one line, or encoded by `env | base64`",
+        what: "the whole environment (os.environ, process.env, a Postman environment, printenv) sent to a URL in one line, or encoded by `env | base64`; a script piped into a shell and told by its flags to upload the environment or the SSH keys (version 31)",
         patterns: &[
             r"(?:dict\(os\.environ\)|json\.dumps\(os\.environ|os\.environ\.copy\(\)|stringify\(process\.env\)|environment\.toobject\(\)|\bprintenv\b|\benv\s?\|)[^\n]{0,200}?(?:https?://|urlopen|requests\.post|fetch\(|sendrequest|\bcurl\b|\bnc\b)|(?:https?://|urlopen|requests\.post|sendrequest)[^\n]{0,200}?(?:dict\(os\.environ\)|json\.dumps\(os\.environ|stringify\(process\.env\)|environment\.toobject\(\))",
             r"json\.dumps\(dict\(os\.environ\)\)[\s\S]{0,200}?urlopen\(\s?['\x22]https?://",
             // Version 30: the environment encoded to be committed or
             // posted ("`env | base64` … commit-д оруулах").
             r"\b(?:env|printenv|set)\s?\|\s?base64\b",
+            // Version 31: a script piped into a shell and told by its
+            // flags to send the environment or the SSH keys
+            // ("| bash -s -- --upload-env --include-ssh").
+            r"\|\s?(?:sudo\s)?(?:ba|z|da)?sh\s-s\s(?:--\s)?[^\n]{0,60}?--(?:upload|send|export|include|collect|sync|push)[-_](?:env|environment|ssh|secrets?|keys?|credentials|tokens?)\b",
         ],
         near: None,
     },

@@ -20,6 +20,16 @@ macro_rules! role_reader {
     };
 }
 
+/// Version 31: whoever handles the text, in the forms that say "whoever"
+/// itself ("ktokoľvek", "kes iganes", "ко год", "जो कोणी", "ვინც",
+/// "tothom que", "யாராக இருந்தாலும்"), which `role_reader!` names only
+/// with the verbs that follow in the languages it knew.
+macro_rules! whoever {
+    () => {
+        r"(?:\bwho(?:m)?ever\b|\banyone\swho\b|\banybody\swho\b|\bkes\siganes\b|\bkas\sbebūtų|\bkas\s(?:budi|tvarko|diegia|paleidžia|apdoroja|prižiūri|atidaro|gauna)\b|(?:^|\s)(?:ко|кој)\sгод\s|\bt?ko\sgod\b|(?:^|\s)кто\sбы\sни\s|(?:^|\s)любой,?\sкто\s|(?:^|\s)хто\sб\sне\s|(?:^|\s)кожен,?\sхто\s|(?:^|\s)който\sи\sда\s|(?:^|\s)кој\sи\sда\s|\bktokolwiek\b|\bktokoľvek|\bkdokoli(?:v)?\b|\bkdorkoli\b|\bjebkurš|\bkas\svien\b|\bkuka\stahansa\b|\bbárki,?\saki\b|\baki\scsak\b|\boricine\b|\bchiunque\b|\bquienquiera\b|\bcualquiera\sque\b|\bquem\squer\sque\b|\bqualquer\spessoa\sque\b|\btothom\sque\b|\bqualsevol\sque\b|\bqui\s(?:obri|faci|executi|gestioni|revisi)\b|\bwer\sauch\s(?:immer\s)?\w+|\bvem\ssom\shelst\b|\bhvem\ssom\shelst\b|\bhvem\sder\send\b|\bhver\ssem\b|\bkushdo\b|\bedonork\b|\bcibé\sduine\b|\bkull\smin\b|\bsesiapa\b|(?:^|\s)bất\skỳ\sai\b|ใครก็ตาม|ผู้ใดก็ตาม|无论谁|不管是谁|無論誰|不管是誰|誰であれ|どなたであれ|누구든|(?:^|\s)أي(?:ا|ًا)\sكان|(?:^|\s)كل\sمن\s|(?:^|\s)هر\s?کس(?:ی)?\sکه|(?:^|\s)מי\sש(?:מטפל|מעבד|פותח|מקבל|קורא|מריץ)|\bher\skim\b|\bhər\skim\b|кім\sболса\sда|(?:^|\s)ով\sէլ\s|(?:^|\s)ვინც\s|जो\sकोई|जो\sकोणी|जी\sकोणी|ज्या\sकोणी|जे\sकोणी|जो\sकोही|जसले\sपनि|(?:^|\s)যে\sকেউ|ਜੋ\sਵੀ|જે\sકોઈ|யாராக\sஇருந்தாலும்|யாரேனும்|ఎవరైనా|ಯಾರೇ\sಆಗಲಿ|ಯಾರಾದರೂ|ആരായാലും|ആരെങ്കിലും|ඕනෑම\sකෙනෙක්|කවුරු\sහෝ|អ្នកណាក៏ដោយ|ໃຜກໍ່ຕາມ|ຜູ້ໃດ|မည်သူမဆို|ဘယ်သူမဆို|(?:^|\s)хэн\sч\sбай|ማንኛውም|\bduk\swanda\b|\bqof\s?kasta\b|\bciddii\b|\bnoma\sngubani\b|\bnabani\sna\sbani\b|\bnenpòt\smoun\b|(?:^|\s)هر\sڅوک|(?:^|\s)څوک\sچې|\bherkes\b|\bkimki\b|\bkim\sbo'lsa\b|(?:^|\s)ҳар\sкас|\benigiemand\swat\b)"
+    };
+}
+
 /// What a note to a role has no reason to ask: data destroyed, access
 /// opened to anyone, checks switched off, secrets moved, in the command
 /// or the setting that does it (words differ by language; these do not).
@@ -42,7 +52,7 @@ pub const ERRAND: &[Rule] = &[
     Rule {
         id: "role-errand",
         what: "a note to whoever runs, deploys, maintains or processes the text (in its language) near a command or setting that destroys data, opens access to anyone, switches a check off or moves a secret",
-        patterns: &[role_reader!(), next_editor!()],
+        patterns: &[role_reader!(), next_editor!(), whoever!()],
         near: Some((
             &[role_act!(), weakening!(), act_v20!(), agent_stopped!()],
             320,
