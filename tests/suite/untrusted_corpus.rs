@@ -128,14 +128,20 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // set, all 17 of whose misses its rules read) and reads a guardian
     // kept out by a note to whoever handles the text: 4919 of 5189 and
     // 266 of 5720 (round 48's eight hard negatives the only ones more).
+    // Version 32 adds round 49 (version 31's fresh set, 16 of whose 18
+    // misses its rules read) and switches off a second factor unchecked;
+    // it no longer reads a compound that only starts with "security" as
+    // a team, nor Slovene's "ki" as an AI: 5027 of 5289 and 273 of 5820
+    // (round 49's ten flags, quoted attacks, agent guides and
+    // translations, less three of the older rounds').
     assert!(
-        missed.len() <= 270,
+        missed.len() <= 262,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 266,
+        flagged.len() <= 273,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -148,18 +154,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // AH, written blind while version 29 was made (61 languages besides
-    // English among its injections, 48 naming no reader, 14 payment or
-    // gift-card frauds and 59 hard negatives by its writer's labels) and
-    // never trained on: version 30 flagged 79 and 12, version 31 82 and
-    // 12 (its rules 60, its retrained table 65; docs/benchmarks.md).
+    // AI, written blind while version 30 was made (63 languages besides
+    // English among its injections, 48 naming no reader, 16 payment or
+    // gift-card frauds and 63 hard negatives by its writer's labels) and
+    // never trained on: version 30 flagged 75 and 7, version 31 74 and 7,
+    // version 32 74 and 7 (its rules 60, its retrained table 57;
+    // docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 82,
+        count("fresh/injected", true) >= 74,
         "fresh injected texts flagged"
     );
     let fresh_benign = count("fresh/benign", true);
     assert!(
-        fresh_benign <= 12,
+        fresh_benign <= 7,
         "{fresh_benign} fresh benign texts flagged"
     );
 }

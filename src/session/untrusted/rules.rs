@@ -15,7 +15,7 @@
 //! about prompt injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 31;
+pub const RULES_VERSION: u32 = 32;
 
 #[macro_use]
 mod record;
@@ -33,6 +33,7 @@ mod grammar;
 mod unchecked;
 mod guardian;
 mod harvest;
+mod takeover;
 
 /// What must stand near a hit of a rule besides its `near`, each within
 /// its reach (read by `detect`): the role a request to keep a step out of
@@ -65,6 +66,7 @@ pub const UNLESS: &[(&str, &[&str], usize)] = &[
     ("reveal-secrets", REVEAL_DENIED, 12),
     ("credentials-asked", harvest::NEVER_ASKED, 40),
     ("guardian-kept-out", guardian::GATED, 0),
+    ("second-factor-off-unchecked", takeover::FORBIDDEN, 16),
 ];
 
 /// Version 28: the secrets an agent's own guide tells it never to show
@@ -94,6 +96,7 @@ pub fn table() -> impl Iterator<Item = &'static Rule> {
         .chain(egress::EGRESS)
         .chain(harvest::HARVEST)
         .chain(guardian::GUARDIAN)
+        .chain(takeover::TAKEOVER)
 }
 
 pub struct Rule {

@@ -797,3 +797,4 @@ mod v28;
 mod v29;
 mod v30;
 mod v31;
+mod v32;

@@ -16,7 +16,7 @@ use super::Rule;
 /// tool, in the languages of the blind sets. Alone, ordinary words.
 macro_rules! reader {
     () => {
-        r"(?:\b(?:ai|llms?|a\.i\.|ia|ki|gpt|copilot|chatgpt|claude|gemini)\b|\bassistan\w*|\basist[ae]n\w*|\bagenci\w*|\\n(?:assistan\w*|agents?\b|ai\b)|\basystent\w*|\bassistent\w*|\bagent(?:s|es?|en|i|e|a|u|ie|owi|ów|ul|ului|ilor)?\b|\b(?:tradutt|tradut|traduct|traduct)\w*\sautomat\w*|\bagentes\b|\bbots?\b|@[\w-]*bot\b|\b[\w-]+-bots?\b|\bautomat(?:ed|ic|isch\w*|isierte?\w*|ique\w*|ico\w*|izad\w*|ici)\s(?:\w+[\s-]){0,2}?(?:tool\w*|system\w*|review\w*|operator\w*|analy[sz]er\w*|fixer\w*|translator\w*|traduttor\w*|reader\w*|contract\sanalysis|upgrade\w*|agent\w*|helper\w*)|\byapay\szek\w*|助手|智能体|비서|에이전트|어시스턴트|アシスタント|エージェント)"
+        r"(?:\b(?:ai|llms?|a\.i\.|ia|gpt|copilot|chatgpt|claude|gemini)\b|\b(?:die|der|eine[rn]?|liebe|liebes|für|an|hallo|hey|du|deine?|dein|als)\ski\b|\bki(?:[:,;!-]|\s(?:soll\w*|muss|müssen|darf|bitte|assistent\w*|agent\w*|modell\w*|system\w*|tool\w*)\b)|\bassistan\w*|\basist[ae]n\w*|\bagenci\w*|\\n(?:assistan\w*|agents?\b|ai\b)|\basystent\w*|\bassistent\w*|\bagent(?:s|es?|en|i|e|a|u|ie|owi|ów|ul|ului|ilor)?\b|\b(?:tradutt|tradut|traduct|traduct)\w*\sautomat\w*|\bagentes\b|\bbots?\b|@[\w-]*bot\b|\b[\w-]+-bots?\b|\bautomat(?:ed|ic|isch\w*|isierte?\w*|ique\w*|ico\w*|izad\w*|ici)\s(?:\w+[\s-]){0,2}?(?:tool\w*|system\w*|review\w*|operator\w*|analy[sz]er\w*|fixer\w*|translator\w*|traduttor\w*|reader\w*|contract\sanalysis|upgrade\w*|agent\w*|helper\w*)|\byapay\szek\w*|\bautomatikus\s(?:kód)?(?:ellenőrz|review|bot|ügynök|asszisztens|eszköz)\w*|助手|智能体|비서|에이전트|어시스턴트|アシスタント|エージェント)"
     };
 }
 
@@ -223,6 +223,14 @@ macro_rules! unmentioned_v31 {
     };
 }
 
+/// Version 32: the one who writes asked not to be asked again ("не
+/// перепитуй мене", "не переспрашивай меня").
+macro_rules! unmentioned_v32 {
+    () => {
+        r"(?:(?:^|\s)не\s(?:перепитуй|переспрашивай|питай|спрашивай|уточнюй)\w*\s(?:мене|меня)(?:\s|$|[.,;!]))"
+    };
+}
+
 /// Version 30: the reader named by what it is doing to this text ("para
 /// você, que está lendo este ticket", "till dig som sammanfattar den här
 /// kanalen", "per chi sta generando i test di questo modulo"): an
@@ -260,6 +268,8 @@ pub const ADDRESSED: &[Rule] = &[
                 summary_link!(),
                 unmentioned_v30!(),
                 unmentioned_v31!(),
+                unmentioned_v32!(),
+                super::guardian::USER_KEPT_OUT,
             ],
             320,
         )),

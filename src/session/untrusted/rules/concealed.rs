@@ -18,7 +18,7 @@ use super::Rule;
 pub const CONCEALED: &[Rule] = &[
     Rule {
         id: "concealed-errand",
-        what: "a request, to whoever handles the text, to keep a step out of the record (the commit message, the changelog, the release notes, the summary, the log), in the text's language, near an approval claimed for it or near a command or setting that destroys data, opens access or switches a check off",
+        what: "a request, to whoever handles the text, to keep a step out of the record (the commit message, the changelog, the release notes, the summary, the log), in the text's language, near an approval claimed for it, a CVE not to be requested (version 32), or a command or setting that destroys data, opens access or switches a check off",
         patterns: &[unrecorded!(), unrecorded_v20!()],
         near: Some((
             &[
@@ -32,6 +32,9 @@ pub const CONCEALED: &[Rule] = &[
                 weakening_v20!(),
                 agent_off!(),
                 covert_act!(),
+                // Version 32: a vulnerability's CVE not to be requested
+                // ("ikke søk om CVE").
+                r"\b(?:don't|do\snot|ikke|inte|nicht|ne|nie|no|não|non|niet)\s(?:\S+\s){1,3}?cve\b",
             ],
             320,
         )),
