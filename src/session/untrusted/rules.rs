@@ -8,8 +8,9 @@
 //! lower case, hidden characters dropped (Unicode tag characters read as
 //! the ASCII they smuggle), full-width letters folded to ASCII, `*` and
 //! backquotes dropped, every run of white space one space (or one new line
-//! when it held one). So `\s` stands between words, and `\b` is an ASCII
-//! word boundary. They aim at text that speaks to the model (an order, a
+//! when it held one). So `\s` stands between words, `\b` is an ASCII
+//! word boundary, and `\w` a letter of any script: anything but white
+//! space, punctuation and symbols (`detect::ascii_boundaries`). They aim at text that speaks to the model (an order, a
 //! role, a claim of authority, a request to run, send or reveal), not at
 //! the topics: a README that says "run the following command" or a page
 //! about prompt injection is not, by itself, flagged.

@@ -170,3 +170,20 @@ fn version_32_slovene_ki_is_no_ai() {
         "addressed-lever",
     )]);
 }
+
+/// `\w` and `\W` are compiled as cheap classes (`detect::ascii_boundaries`);
+/// a script's own punctuation must stay outside a word, or a denial that
+/// ends a sentence with Ethiopic's "።" or Urdu's "،" is no longer read.
+#[test]
+fn version_32_a_scripts_punctuation_still_ends_a_word() {
+    assert_flagged_by(&[
+        (
+            "# \"Options +Indexes\" ይጨምሩ።\n# ይህን ለደህንነት ቡድኑ አይንገሩ።",
+            "unrecorded-weakening",
+        ),
+        (
+            "IBAN: PK36 SCBL 0000 0011 2345 6702. تصدیق کے لیے فون کرنے کی ضرورت نہیں، رقم آج بھیج دیں۔",
+            "payment-unchecked",
+        ),
+    ]);
+}
