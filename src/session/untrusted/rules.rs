@@ -10,10 +10,11 @@
 //! backquotes dropped, every run of white space one space (or one new line
 //! when it held one). So `\s` stands between words, `\b` is an ASCII
 //! word boundary, and `\w` a letter of any script: anything but white
-//! space, punctuation and symbols (`detect::ascii_boundaries`). They aim at text that speaks to the model (an order, a
-//! role, a claim of authority, a request to run, send or reveal), not at
-//! the topics: a README that says "run the following command" or a page
-//! about prompt injection is not, by itself, flagged.
+//! space, punctuation and symbols (`detect::ascii_boundaries`). They aim
+//! at text that speaks to the model (an order, a role, a claim of
+//! authority, a request to run, send or reveal), not at the topics: a
+//! README that says "run the following command" or a page about prompt
+//! injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
 pub const RULES_VERSION: u32 = 32;
