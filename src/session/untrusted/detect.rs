@@ -1,15 +1,14 @@
 //! The detector: the rule table ([`super::rules`]) and the weighted phrase
 //! table ([`super::score`]) over one text, with no model call and the
-//! same answer every time. The patterns run in one pass of a `RegexSet`
-//! over the normalised text; only the rules that hit are run again, for
-//! the excerpt. The phrase table weighs the same normalised text, window
-//! by window. Hidden characters and terminal escapes are found by a scan
-//! of the text as it came.
+//! same answer every time. The patterns run in sets, one pass each over
+//! the normalised text ([`lean`]); only the rules that hit are run again,
+//! for the excerpt. The phrase table weighs the same normalised text,
+//! window by window. Hidden characters and terminal escapes are found by
+//! a scan of the text as it came. The compiled table is held while the
+//! session screens and let go when it stops ([`held`]).
 
+use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::OnceLock;
-
-use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::frame::{is_bidi_control, is_hidden, is_tag, marker};
 use super::rules::{
@@ -18,6 +17,12 @@ use super::rules::{
 use super::unescape::unescape;
 use super::{confusables, encoded, margin, overrides, score};
 use crate::protocol::events::Flag;
+pub use held::KeepCaches;
+use held::Screen;
+use lean::{Finder, Matcher, Scratch};
+
+mod held;
+mod lean;
 
 /// An excerpt is the hit with this many bytes around it, at most.
 const EXCERPT_CONTEXT: usize = 24;
@@ -35,10 +40,11 @@ pub(super) const MAX_EXCERPT_CHARS: usize = 160;
 /// hidden characters and terminal escapes are looked for in the text as
 /// it came, where a person or a terminal would meet them.
 pub fn detect(text: &str) -> Vec<Flag> {
+    let mut screen = Screen::begin();
     let plain = unescape(text);
-    let mut flags = detect_plain(text, &plain);
+    let mut flags = detect_plain(&mut screen, text, &plain);
     if !flags.iter().any(|flag| flag.rule == ENCODED_PAYLOAD) {
-        flags.extend(encoded_payload(&plain));
+        flags.extend(encoded_payload(&mut screen, &plain));
     }
     flags
 }
@@ -46,14 +52,14 @@ pub fn detect(text: &str) -> Vec<Flag> {
 /// What `text` holds in base64 or hex, read once: the first run that is
 /// a command ([`encoded::is_command`]), else what the rules and the table
 /// find in all the decoded text together (one pass, however many runs).
-fn encoded_payload(text: &str) -> Option<Flag> {
+fn encoded_payload(screen: &mut Screen, text: &str) -> Option<Flag> {
     let runs = encoded::decoded(text);
     let (name, shown) = match runs.iter().find(|(_, run)| encoded::is_command(run)) {
         Some((encoding, run)) => (encoding.name().to_owned(), run.clone()),
         None => {
             let joined: Vec<&str> = runs.iter().map(|(_, run)| run.as_str()).collect();
             let joined = joined.join("\n\n");
-            let hit = detect_plain(&joined, &unescape(&joined))
+            let hit = detect_plain(screen, &joined, &unescape(&joined))
                 .into_iter()
                 .next()?;
             let mut names: Vec<&str> = Vec::new();
@@ -82,18 +88,19 @@ fn encoded_payload(text: &str) -> Option<Flag> {
 /// What the rules, the folded order and the table find in `plain` (the
 /// text with its escapes undone), and the hidden characters and terminal
 /// escapes of `text`, as it came.
-fn detect_plain(text: &str, plain: &str) -> Vec<Flag> {
+fn detect_plain(screen: &mut Screen, text: &str, plain: &str) -> Vec<Flag> {
     let mut flags = Vec::new();
     let (stripped, worded) = margin::strip(plain);
     let normal = normalise_lines(&stripped);
-    if let Some(compiled) = compiled() {
-        flags.extend(compiled.hits(&normal));
+    if let Some(compiled) = &screen.compiled {
+        let scratch = &mut screen.scratch;
+        flags.extend(compiled.hits(scratch, &normal));
         // A margin with words may be the reader or the lever, or what
         // made each line a sentence's start: the rules read those lines
         // with it too, and as far around them as a rule looks for what
         // must stand near (a lever just after the run).
         for span in compiled.reach(plain, worded) {
-            for flag in compiled.hits(&normalise_lines(&plain[span])) {
+            for flag in compiled.hits(scratch, &normalise_lines(&plain[span])) {
                 if !flags.iter().any(|known| known.rule == flag.rule) {
                     flags.push(flag);
                 }
@@ -114,20 +121,23 @@ fn detect_plain(text: &str, plain: &str) -> Vec<Flag> {
 }
 
 struct Compiled {
+    /// The sets and the lists below, each compiled once ([`lean`]): a
+    /// list that two rules share is one matcher.
+    matchers: Vec<Matcher>,
     /// The patterns in sets of at most [`SET_SIZE`] patterns and
     /// [`SET_BYTES`] bytes ([`chunked`]), each with the index of its first
-    /// pattern.
-    sets: Vec<(usize, RegexSet)>,
-    /// Each pattern, with the index of its rule, compiled alone the
-    /// first time its set says it matched: most texts match a few of the
-    /// hundreds, and compiling each one twice (in its set and alone)
-    /// doubled the table's half-second compile.
-    patterns: Vec<(usize, String, OnceLock<Option<Regex>>)>,
+    /// pattern and its matcher.
+    sets: Vec<(usize, usize)>,
+    /// Each pattern, with the index of its rule, compiled alone only
+    /// when its set says it matched ([`Scratch::take_finder`]): most texts
+    /// match a few of the hundreds, and compiling each one twice (in its
+    /// set and alone) doubled the table's half-second compile.
+    patterns: Vec<(usize, &'static str)>,
     /// Per rule, what must also match near a hit, and how near.
     /// Cut, like the sets, into runs of at most [`SET_BYTES`] (version
     /// 29: `addressed-lever`'s, joined whole, took a tenth of the time
     /// once three more lists joined it); empty where the rule has none.
-    near: Vec<Vec<(Regex, usize)>>,
+    near: Vec<Runs>,
     /// Per rule, what must each stand near a hit besides its `near`
     /// (`rules::ALSO`): each entry of the table in runs, as `near` is
     /// (version 30: `credentials-asked`'s list, joined whole once it
@@ -136,32 +146,17 @@ struct Compiled {
     also: Vec<Vec<Runs>>,
     /// Per rule, what must not stand near a hit, each within its own
     /// reach (`rules::UNLESS`).
-    unless: Vec<Vec<(Regex, usize)>>,
+    unless: Vec<Runs>,
     rules: Vec<&'static Rule>,
 }
 
-static COMPILED: OnceLock<Option<Compiled>> = OnceLock::new();
-
-/// The rule table compiled once; `None` only if a pattern does not
-/// compile, which the unit tests rule out.
-fn compiled() -> Option<&'static Compiled> {
-    COMPILED.get_or_init(|| compile().ok()).as_ref()
-}
-
-/// Starts compiling the table on a thread of its own, unless it is done:
-/// it takes half a second of CPU, which a call whose result will be
-/// screened (a fetch, an MCP tool) spends beside its own wait rather than
-/// after it. The screen that comes first waits for it; nothing is paid
-/// twice.
+/// Starts compiling the table on a thread of its own, unless it is
+/// compiled: it takes a third of a second of CPU, which a call whose
+/// result will be screened (a fetch, an MCP tool) spends beside its own
+/// wait rather than after it. The screen that comes first waits for it;
+/// nothing is paid twice.
 pub fn prepare() {
-    static STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    // One thread: a second call while it compiles would only wait on it.
-    if COMPILED.get().is_some() || STARTED.swap(true, std::sync::atomic::Ordering::AcqRel) {
-        return;
-    }
-    let _ = std::thread::Builder::new()
-        .name("untrusted-rules".to_owned())
-        .spawn(compiled);
+    held::prepare();
 }
 
 /// The patterns are written with `\b` as an ASCII word boundary: a
@@ -197,7 +192,7 @@ const NOT_WORD: &str = concat!(r"[\s", punctuation!(), "]");
 
 const SIZE_LIMIT: usize = 64 << 20;
 
-/// Patterns per `RegexSet`. One set of all of them scans at 5 MiB/s
+/// Patterns per set. One set of all of them scans at 5 MiB/s
 /// (release build, the benchmark's texts): its lazy DFA grows too large
 /// and is rebuilt again and again; sets of 64 scan at 12 to 14 MiB/s, one
 /// pattern at a time at 4 MiB/s.
@@ -231,43 +226,41 @@ fn chunked(sources: &[String]) -> Vec<(usize, &[String])> {
     out
 }
 
-fn compile() -> Result<Compiled, regex::Error> {
+fn compile() -> Result<Compiled, lean::BuildError> {
     let mut sources = Vec::new();
     let mut patterns = Vec::new();
     let rules: Vec<&'static Rule> = table().collect();
     for (index, rule) in rules.iter().enumerate() {
         for pattern in rule.patterns {
-            let source = ascii_boundaries(pattern);
-            patterns.push((index, source.clone(), OnceLock::new()));
-            sources.push(source);
+            patterns.push((index, *pattern));
+            sources.push(ascii_boundaries(pattern));
         }
     }
+    let mut lists = Lists::default();
     let sets = chunked(&sources)
         .into_iter()
         .map(|(first, sources)| {
-            RegexSetBuilder::new(sources)
-                .size_limit(SIZE_LIMIT)
-                .dfa_size_limit(SIZE_LIMIT)
-                .build()
-                .map(|set| (first, set))
+            let set = Matcher::new(sources, true, SIZE_LIMIT, SIZE_LIMIT)?;
+            lists.matchers.push(set);
+            Ok((first, lists.matchers.len() - 1))
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, lean::BuildError>>()?;
     let near = rules
         .iter()
-        .map(|rule| {
-            Ok(rule
-                .near
-                .map(joined_in_runs)
-                .transpose()?
-                .unwrap_or_default())
+        .map(|rule| match rule.near {
+            Some(near) => lists.in_runs(near),
+            None => Ok(Vec::new()),
         })
         .collect::<Result<_, _>>()?;
+    let also = keyed(&rules, ALSO, |list| lists.in_runs(list))?;
+    let unless = keyed(&rules, UNLESS, |list| lists.whole(list))?;
     Ok(Compiled {
+        matchers: lists.matchers,
         sets,
         patterns,
         near,
-        also: keyed(&rules, ALSO, joined_in_runs)?,
-        unless: keyed(&rules, UNLESS, joined)?,
+        also,
+        unless,
         rules,
     })
 }
@@ -277,118 +270,134 @@ fn compile() -> Result<Compiled, regex::Error> {
 fn keyed<T>(
     rules: &[&'static Rule],
     table: &[(&str, &'static [&'static str], usize)],
-    compile: impl Fn((&'static [&'static str], usize)) -> Result<T, regex::Error>,
-) -> Result<Vec<Vec<T>>, regex::Error> {
-    rules
-        .iter()
-        .map(|rule| {
-            table
-                .iter()
-                .filter(|(id, _, _)| *id == rule.id)
-                .map(|(_, patterns, within)| compile((patterns, *within)))
-                .collect()
-        })
-        .collect()
+    mut compile: impl FnMut((&'static [&'static str], usize)) -> Result<T, lean::BuildError>,
+) -> Result<Vec<Vec<T>>, lean::BuildError> {
+    let mut out = Vec::with_capacity(rules.len());
+    for rule in rules {
+        let mut entries = Vec::new();
+        for (_, patterns, within) in table.iter().filter(|(id, _, _)| *id == rule.id) {
+            entries.push(compile((patterns, *within))?);
+        }
+        out.push(entries);
+    }
+    Ok(out)
 }
 
-/// Patterns that any may match, in runs, each with its reach
-/// ([`joined_in_runs`]).
-type Runs = Vec<(Regex, usize)>;
+/// Lists of patterns that any may match, each as one alternation (by its
+/// matcher's index) with the reach it is read within.
+type Runs = Vec<(usize, usize)>;
 
-/// Patterns that any may match, as regexes of runs of at most
-/// [`SET_BYTES`], each with their reach.
-fn joined_in_runs(
-    (patterns, within): (&'static [&'static str], usize),
-) -> Result<Vec<(Regex, usize)>, regex::Error> {
-    let sources: Vec<String> = patterns.iter().map(|p| ascii_boundaries(p)).collect();
-    chunked(&sources)
-        .into_iter()
-        .map(|(_, run)| alternation(run, within))
-        .collect()
+/// The matchers of the lists, each alternation compiled once however
+/// many rules read it (`guardian-kept-out`'s near and `concealed-errand`'s
+/// `ALSO` are one list).
+#[derive(Default)]
+struct Lists {
+    matchers: Vec<Matcher>,
+    known: HashMap<String, usize>,
 }
 
-/// Patterns that any may match, as one regex, with their reach.
-fn joined(
-    (patterns, within): (&'static [&'static str], usize),
-) -> Result<(Regex, usize), regex::Error> {
-    let sources: Vec<String> = patterns.iter().map(|p| ascii_boundaries(p)).collect();
-    alternation(&sources, within)
-}
+impl Lists {
+    /// Patterns that any may match, as alternations of runs of at most
+    /// [`SET_BYTES`].
+    fn in_runs(
+        &mut self,
+        (patterns, within): (&'static [&'static str], usize),
+    ) -> Result<Runs, lean::BuildError> {
+        let sources: Vec<String> = patterns.iter().map(|p| ascii_boundaries(p)).collect();
+        chunked(&sources)
+            .into_iter()
+            .map(|(_, run)| Ok((self.alternation(run)?, within)))
+            .collect()
+    }
 
-/// `sources` as one alternation, with the reach it is read within.
-fn alternation(sources: &[String], within: usize) -> Result<(Regex, usize), regex::Error> {
-    let joined = sources
-        .iter()
-        .map(|source| format!("(?:{source})"))
-        .collect::<Vec<_>>()
-        .join("|");
-    RegexBuilder::new(&joined)
-        .size_limit(SIZE_LIMIT)
-        .dfa_size_limit(SIZE_LIMIT)
-        .build()
-        .map(|regex| (regex, within))
+    /// Patterns that any may match, as one alternation.
+    fn whole(
+        &mut self,
+        (patterns, within): (&'static [&'static str], usize),
+    ) -> Result<(usize, usize), lean::BuildError> {
+        let sources: Vec<String> = patterns.iter().map(|p| ascii_boundaries(p)).collect();
+        Ok((self.alternation(&sources)?, within))
+    }
+
+    fn alternation(&mut self, sources: &[String]) -> Result<usize, lean::BuildError> {
+        let joined = sources
+            .iter()
+            .map(|source| format!("(?:{source})"))
+            .collect::<Vec<_>>()
+            .join("|");
+        if let Some(known) = self.known.get(&joined) {
+            return Ok(*known);
+        }
+        self.matchers.push(Matcher::new(
+            std::slice::from_ref(&joined),
+            false,
+            SIZE_LIMIT,
+            SIZE_LIMIT,
+        )?);
+        self.known.insert(joined, self.matchers.len() - 1);
+        Ok(self.matchers.len() - 1)
+    }
 }
 
 impl Compiled {
-    fn hits(&self, normal: &str) -> Vec<Flag> {
+    fn hits(&self, scratch: &mut Scratch, normal: &str) -> Vec<Flag> {
         let mut found: Vec<(usize, Flag)> = Vec::new();
-        let matched = self.sets.iter().flat_map(|(first, set)| {
-            set.matches(normal)
-                .into_iter()
-                .map(move |index| first + index)
-        });
-        for matched in matched.collect::<Vec<_>>() {
-            let (rule, source, regex) = &self.patterns[matched];
+        let mut matched = Vec::new();
+        for (first, set) in &self.sets {
+            let cache = scratch.get(&self.matchers, *set);
+            let which = self.matchers[*set].which(cache, normal);
+            matched.extend(which.into_iter().map(|index| first + index));
+        }
+        for matched in matched {
+            let (rule, pattern) = &self.patterns[matched];
             if found.iter().any(|(known, _)| known == rule) {
                 continue;
             }
-            // It compiled in its set, so it compiles alone; with the set's
-            // cache, as a long alternation outgrows the lazy DFA's default
-            // one and falls back to a slower engine (version 31: the
-            // weakenings' took ten times the time over long documents).
-            let Some(regex) = regex
-                .get_or_init(|| {
-                    RegexBuilder::new(source)
-                        .size_limit(SIZE_LIMIT)
-                        .dfa_size_limit(SIZE_LIMIT)
-                        .build()
-                        .ok()
-                })
-                .as_ref()
-            else {
-                continue;
-            };
-            let stands_near = |(regex, within): &(Regex, usize), hit: &regex::Match| {
-                let (start, end) = around(normal, hit.start(), hit.end(), *within);
-                regex.is_match(&normal[start..end])
+            let matchers = &self.matchers;
+            let matches = |scratch: &mut Scratch, matcher: usize, text: &str| {
+                matchers[matcher].is_match(scratch.get(matchers, matcher), text)
             };
             // What matches near no hit if it matches nowhere: one pass
             // over the text spares a pass per hit (version 28 measured a
             // weakening met thirty times in one file; version 29 a
-            // password met in every guide, its `ALSO` tried at each).
+            // password met in every guide, its `ALSO` tried at each), and
+            // the pattern's compiling.
             let near = &self.near[*rule];
-            if (!near.is_empty() && !near.iter().any(|(near, _)| near.is_match(normal)))
-                || self.also[*rule]
+            let also = &self.also[*rule];
+            if (!near.is_empty() && !near.iter().any(|(near, _)| matches(scratch, *near, normal)))
+                || also
                     .iter()
-                    .any(|runs| !runs.iter().any(|(also, _)| also.is_match(normal)))
+                    .any(|runs| !runs.iter().any(|(also, _)| matches(scratch, *also, normal)))
             {
                 continue;
             }
-            let hit = first_hit(regex, normal, |hit| {
+            // It compiled in its set, so it compiles alone.
+            let Some(mut finder) = scratch.take_finder(matched, || {
+                Finder::new(&ascii_boundaries(pattern), SIZE_LIMIT).ok()
+            }) else {
+                scratch.put_finder(matched, None);
+                continue;
+            };
+            let mut stands_near = |(matcher, within): &(usize, usize), hit: &Range<usize>| {
+                let (start, end) = around(normal, hit.start, hit.end, *within);
+                matches(scratch, *matcher, &normal[start..end])
+            };
+            let hit = first_hit(&mut finder, normal, |hit| {
                 (near.is_empty() || near.iter().any(|near| stands_near(near, hit)))
-                    && self.also[*rule]
+                    && also
                         .iter()
                         .all(|runs| runs.iter().any(|also| stands_near(also, hit)))
                     && !self.unless[*rule]
                         .iter()
                         .any(|unless| stands_near(unless, hit))
             });
+            scratch.put_finder(matched, Some(finder));
             if let Some(hit) = hit {
                 found.push((
                     *rule,
                     Flag {
                         rule: self.rules[*rule].id.to_owned(),
-                        excerpt: excerpt(normal, hit.start(), hit.end()),
+                        excerpt: excerpt(normal, hit.start, hit.end),
                     },
                 ));
             }
@@ -533,24 +542,24 @@ fn cased_spaced_letter(c: char) -> bool {
 /// ([`inside_name`]) and that `keep` accepts. After a hit inside a name
 /// the search starts again at its next character, so that the name does
 /// not hide a hit that overlaps it.
-fn first_hit<'n>(
-    regex: &Regex,
-    normal: &'n str,
-    mut keep: impl FnMut(&regex::Match<'n>) -> bool,
-) -> Option<regex::Match<'n>> {
+fn first_hit(
+    finder: &mut Finder,
+    normal: &str,
+    mut keep: impl FnMut(&Range<usize>) -> bool,
+) -> Option<Range<usize>> {
     let mut at = 0;
-    while let Some(hit) = regex.find_at(normal, at) {
-        if hit.start() >= normal.len() {
+    while let Some(hit) = finder.find_at(normal, at) {
+        if hit.start >= normal.len() {
             return keep(&hit).then_some(hit);
         }
         // Past the hit's first character: each turn moves on.
-        let next = normal.ceil_char_boundary(hit.start() + 1);
-        if inside_name(normal, hit.start()) {
+        let next = normal.ceil_char_boundary(hit.start + 1);
+        if inside_name(normal, hit.start) {
             at = next;
         } else if keep(&hit) {
             return Some(hit);
         } else {
-            at = hit.end().max(next);
+            at = hit.end.max(next);
         }
     }
     None
