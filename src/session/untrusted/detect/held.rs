@@ -163,11 +163,13 @@ fn drop_when_idle() {
     }
 }
 
-/// Drops the table and its caches, and gives their memory back.
+/// Drops the table and its caches, and the command patterns of
+/// `encoded`, and gives their memory back.
 fn release(mut held: MutexGuard<'static, Held>) {
     let dropped = (held.compiled.take(), held.scratch.take());
     drop(held);
     drop(dropped);
+    super::encoded::release();
     give_back_to_the_system();
 }
 
