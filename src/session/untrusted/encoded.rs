@@ -517,14 +517,12 @@ struct Commands {
     each: OnceLock<Vec<Regex>>,
 }
 
-/// Held, like the rule table, while the session screens, and let go
-/// with it ([`release`]): case-insensitive and with Unicode's `\b`, the
-/// set alone takes 2.5 MB.
+/// Held while the session screens and let go with the rule table
+/// ([`release`]): the set alone takes 2.5 MB.
 static COMMANDS: Mutex<Option<Arc<Commands>>> = Mutex::new(None);
 
 fn commands() -> Arc<Commands> {
-    // Nothing is ever half-written under the lock: a poisoned one is
-    // still whole.
+    // A poisoned lock's value is still whole: it is only ever replaced.
     let mut held = COMMANDS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -789,8 +787,7 @@ mod tests {
         }
     }
 
-    /// The command patterns are let go (with the rule table, after it
-    /// idles) and compiled again, and read the same.
+    /// The command patterns are let go and compiled again, and read the same.
     #[test]
     fn the_command_patterns_are_let_go_and_compiled_again() {
         let held = commands();
