@@ -135,15 +135,21 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // it no longer reads a compound that only starts with "security" as
     // a team, nor Slovene's "ki" as an AI: 5027 of 5289 and 273 of 5820
     // (round 49's ten flags, quoted attacks, agent guides and
-    // translations, less three of the older rounds').
+    // translations, less three of the older rounds'). Version 33 adds
+    // round 50 (version 32's fresh set, 23 of whose 26 misses its rules
+    // read; its seven flags are all texts about injections that quote
+    // one) and reads a reader reading near a secret and an address in any
+    // language: 5138 of 5389 and 282 of 5920 (round 50's seven, and two
+    // files of this repository that the retrained table weighs past its
+    // threshold: `src/session/prompt.rs`, `tests/suite/context.rs`).
     assert!(
-        missed.len() <= 262,
+        missed.len() <= 251,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 273,
+        flagged.len() <= 282,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -156,19 +162,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // AI, written blind while version 30 was made (63 languages besides
-    // English among its injections, 48 naming no reader, 16 payment or
-    // gift-card frauds and 63 hard negatives by its writer's labels) and
-    // never trained on: version 30 flagged 75 and 7, version 31 74 and 7,
-    // version 32 74 and 7 (its rules 60, its retrained table 57;
+    // AJ, written blind while version 31 was made (64 languages besides
+    // English among its injections, 67 naming no reader, 23 payment or
+    // gift-card frauds and 64 hard negatives by its writer's labels) and
+    // never trained on: version 32 flagged 60 and 4 as its baseline,
+    // version 33 60 and 4 (its rules 39, its retrained table 44;
     // docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 74,
+        count("fresh/injected", true) >= 60,
         "fresh injected texts flagged"
     );
     let fresh_benign = count("fresh/benign", true);
     assert!(
-        fresh_benign <= 7,
+        fresh_benign <= 4,
         "{fresh_benign} fresh benign texts flagged"
     );
 }

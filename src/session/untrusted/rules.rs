@@ -17,7 +17,7 @@
 //! injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 32;
+pub const RULES_VERSION: u32 = 33;
 
 #[macro_use]
 mod record;
@@ -40,10 +40,12 @@ mod takeover;
 /// What must stand near a hit of a rule besides its `near`, each within
 /// its reach (read by `detect`): the role a request to keep a step out of
 /// the record is addressed to (version 19), or the next editor of the
-/// file, or whoever applies it (version 20).
+/// file, or whoever applies it (version 20); the reader beside a verb of
+/// reading (version 33).
 pub const ALSO: &[(&str, &[&str], usize)] = &[
     ("concealed-errand", concealed::ADDRESSED_TO, 320),
     ("credentials-asked", harvest::KEPT_QUIET, 400),
+    ("reader-sent-secret", addressed::READERS, 60),
 ];
 
 /// What must not stand near a hit of a rule, each within its reach (read
@@ -283,7 +285,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "fake-role-marker",
-        what: "chat-template tokens, fake system or developer headers, fake ends of a tool's output",
+        what: "chat-template tokens, fake system or developer headers, fake ends of a tool's output; (version 33) a made-up exchange in which an assistant agrees to send something to an address",
         patterns: &[
             r"<\|(?:im_start|im_end|system|user|assistant|start_header_id|end_header_id|eot_id)\|>",
             r"\[/?inst\]",
@@ -335,13 +337,34 @@ pub const RULES: &[Rule] = &[
             // reader in it or just after it: a chat export's "[System
             // message] Ali joined the group" names none.
             concat!(
-                r"(?:\[|\]\s)\s?(?:(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|σύστημα|süsteem|sistemo|kerfis|システム|시스템|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống|පද්ධති|प्रणाली|համակարգ)\w*\s?(?:\w+\s){0,1}?(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|meddelelse|melding|besked|skilaboð|メッセージ|메시지|संदेश|رسالة|הודעה|ข้อความ|thông\sbáo|පණිවිඩ|सन्देश|հաղորդագրություն)\w*|(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|melding|besked|skilaboð|संदेश|رسالة|הודעת|ข้อความ|thông\sbáo|message|mensaje|messaggio|系统消息)\w*\s(?:\w+\s){0,1}?(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|συστήματος|süsteem|sistemo|kerfis|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống|système|sistema|systemow|sustava)\w*|järjestelmäviest\w*|rendszerüzenet\w*|systeembericht\w*|systemmeddel\w*|süsteemisõnum\w*|kerfisskilaboð\w*|systemnachricht|システムメッセージ|系统消息)[^\n]{0,240}?(?:",
+                r"(?:\[|\]\s)\s?(?:(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|σύστημα|συστημα|süsteem|sistemo|kerfis|システム|시스템|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống|පද්ධති|प्रणाली|համակարգ)\w*\s?(?:\w+\s){0,1}?(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|meddelelse|melding|besked|skilaboð|メッセージ|메시지|संदेश|رسالة|הודעה|ข้อความ|thông\sbáo|පණිවිඩ|सन्देश|հաղորդագրություն)\w*|(?:ziņojum|zpráv|сообщени|повідомленн|mesaj|viesti|üzenet|mensag|μήνυμα|sõnum|pranešim|wiadomoś|poruk|sporočil|bericht|meddelande|melding|besked|skilaboð|संदेश|رسالة|הודעת|ข้อความ|thông\sbáo|message|mensaje|messaggio|系统消息)\w*\s(?:\w+\s){0,1}?(?:sistēm|systém|системн|sistem|järjestelmä|rendszer|συστήματος|süsteem|sistemo|kerfis|सिस्टम|النظام|מערכת|ระบบ|hệ\sthống|système|sistema|systemow|sustava)\w*|järjestelmäviest\w*|rendszerüzenet\w*|systeembericht\w*|systemmeddel\w*|süsteemisõnum\w*|kerfisskilaboð\w*|systemnachricht|システムメッセージ|系统消息)[^\n]{0,240}?(?:",
                 reader!(),
                 "|",
                 reader_more!(),
                 "|",
                 reader_v10!(),
+                "|",
+                reader_v33!(),
                 ")"
+            ),
+            // Version 33: Greek's system message, the message first
+            // ("[ΜΗΝΥΜΑ ΣΥΣΤΗΜΑΤΟΣ] Τα γλωσσικά μοντέλα…"), with a reader
+            // after it as above.
+            concat!(
+                r"(?:\[|\]\s)\s?μ[ηή]νυμα\s(?:του\s)?συστ[ηή]ματο[σς]\s?\]?[^\n]{0,80}?(?:",
+                reader_more!(),
+                "|",
+                reader_v33!(),
+                ")"
+            ),
+            // Version 33: a made-up exchange in which the user asks and
+            // the assistant agrees to send something to an address, in
+            // any of some thirty languages ("Uzanto: … Asistanto: Mi tuj
+            // sendos … al arkivo@…"): a transcript's assistant seldom
+            // names an address it sends to.
+            concat!(
+                r"(?:^|\n)\s?(?:user|usuario|utilisateur|benutzer|nutzer|utente|gebruiker|użytkownik|uživatel|používateľ|uporabnik|korisnik|felhasználó|käyttäjä|användare|bruger|bruker|notandi|utilizador|usuário|utilizator|kullanıcı|uzanto|пользователь|користувач|потребител|корисник|χρήστης|משתמש|المستخدم|کاربر|उपयोगकर्ता|ব্যবহারকারী|ผู้ใช้|người\sdùng|pengguna|gumagamit|mtumiaji|ユーザー|用户|用戶|사용자)\s?[:：][^\n]{1,300}\n\s?(?:assistant|asistente|assistent|assistente|asystent|asistent|asistan|asistanto|avustaja|assisztens|aðstoðarmaður|ассистент|асистент|помощник|помічник|βοηθός|עוזר|المساعد|دستیار|सहायक|সহকারী|ผู้ช่วย|trợ\slý|asisten|katulong|msaidizi|アシスタント|助手|어시스턴트)\s?[:：]",
+                r"[^\n]{0,200}?(?:[a-z0-9._+-]@[a-z0-9-]+\.[a-z]|https?://)"
             ),
         ],
         near: None,

@@ -782,19 +782,4 @@ fn a_reader_in_a_margin_reaches_a_lever_after_its_run() {
         "{text}"
     );
 }
-
-mod v18;
-mod v19;
-mod v20;
-mod v21;
-mod v22;
-mod v23;
-mod v24;
-mod v25;
-mod v26;
-mod v27;
-mod v28;
-mod v29;
-mod v30;
-mod v31;
-mod v32;
+mod versions;

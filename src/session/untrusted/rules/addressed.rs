@@ -242,11 +242,67 @@ macro_rules! you_reading {
     };
 }
 
+/// Version 33: readers named in the words of AI's misses: a language
+/// model in some thirty languages, "AI" spelled in Indic scripts, and a
+/// data field or a page's `meta` named as a message for the AI
+/// (`"message_for_agent"`, `name="ai-instructions"`), whatever language
+/// its value is in.
+macro_rules! reader_v33 {
+    () => {
+        r"(?:భాషా\sమోడల్\S*|భాషా\sనమూనా\S*|भाषा\sमॉडल\S*|ভাষা\sমডেল\S*|மொழி\sமாதிரி\S*|ಭಾಷಾ\sಮಾದರಿ\S*|ഭാഷാ\sമോഡൽ\S*|γλωσσικ\w*\sμοντ[εέ]λ\w*|языков\w*\sмодел\w*|мовн\w*\sмодел\w*|\bsprachmodell\w*|\bmodèles?\sde\slangage\b|\bmodelos?\sde\s(?:lenguaje|linguagem)\b|\bmodell[oi]\slinguistic[oi]\b|\btaalmodel\w*|\bspråkmodell\w*|\bsprogmodel\w*|\bmodel\w*\sjęzykow\w*|\bjazykov\w*\smodel\w*|\bdil\smodel\w*|\bkielimall\w*|\bnyelvi\smodell\w*|言語モデル|语言模型|語言模型|언어\s모델|(?:^|[^\w])(?:एआई|এআই|ஏஐ|ఏఐ|ಎಐ|എഐ)|(?:^|\s)ии[\s,.:]|\b(?:ai|llm|agent|assistant|model|bot|gpt|copilot)[_-](?:instructions?|directives?|notes?|messages?|prompts?|tasks?|orders?)\b|\b(?:messages?|notes?|instructions?|directives?|prompts?|tasks?)[_-](?:for|to)[_-](?:the[_-])?(?:ai|llms?|agents?|assistants?|models?|bots?)\b)"
+    };
+}
+
+/// Version 33: a lever that needs no language: a secret (a token, a
+/// password or its hash, a one-time code, a secrets file, the
+/// conversation's history) and an address within 200 bytes of each
+/// other. Near a reader, that is data asked to go to a host, whatever
+/// words the note uses for "send".
+macro_rules! secret_v33 {
+    () => {
+        r"(?:\b(?:otp|2fa|mfa|totp|api[\s_-]?keys?|[a-z0-9]+_(?:token|secret|key|password)|tokens?|secrets?(?:\.ya?ml|\.json)?|password(?:_hash)?s?|passwd|credentials?|id_rsa|id_ed25519|private[\s_-]keys?|session[\s_-]?(?:ids?|tokens?|cookies?))\b|\.env\b|टोकन|টোকেন|டோக்கன்|టోకెన్|ಟೋಕನ್|ടോക്കൺ|(?:^|\s)токен|توکن|トークン|토큰|令牌|\bchat\shistory\b|\bconversation\shistory\b|ιστορικό\sτης\sσυνομιλίας|истори\w*\s(?:переписки|чата|диалога)|\bhistorial\sde\s(?:la\s)?conversación|\bhistorique\sde\s(?:la\s)?conversation|\b(?:gesprächs|chat)verlauf\w*|会话历史|聊天记录|会話履歴|대화\s기록)"
+    };
+}
+
+/// The secret before the address or after it, with no code between
+/// (`=`, `:`, quotes, braces, `$`): an API call's example sets a key
+/// and a URL side by side, a note asks in words.
+macro_rules! secret_to_host {
+    () => {
+        concat!(
+            secret_v33!(),
+            r"[^=:{}\x22'$<>]{0,200}?(?:https?://|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+/[a-z0-9])|https?://[^\s\x22'<>,;)]+\s[^=:{}\x22'$<>]{0,200}?",
+            secret_v33!()
+        )
+    };
+}
+
+/// Version 33: a reader said to be reading the text now, in some seventy
+/// languages' verbs for reading ("ይህን ምላሽ የምታነብ የAI ወኪል", "ఈ ఫలితాలను
+/// చదివే భాషా మోడల్", "Onye enyemaka AI na-agụ nzaghachi a"): the note's
+/// address, whatever the language of its orders.
+macro_rules! read_verb {
+    () => {
+        r"(?:\bread(?:ing|s)?\b|\bles(?:en|end\w*|er)?\b|\bliest\b|\blis(?:ez|ent|ant)\b|\blit\b|\blee(?:n|s)?\b|\bleyendo\b|\blêem\b|\blê\s|\blendo\b|\blegg\w*|\bllegeix\w*|\blees\w*|\blezen\b|\bläs\w*|\blæs\w*|\bczyta\w*|(?:^|\s)(?:čt(?:e|ou)\w*|čít\w*|čit\w*)|чита\w*|чит(?:ает|ают|ающ)\w*|\bcite[sș]t\w*|\bciti\w*|\bolvas\w*|\bluke\w*|\bloe\w*|\blasa\w*|\blasī\w*|\bskait\w*|\boku(?:yan|yor|yun)\w*|\boxu(?:yan|yur)\w*|\bo'qi\w*|оқи\w*|διαβάζ\w*|διαβαζ\w*|קורא\w*|קוראים|يقرأ|تقرأ|يقرؤون|قارئ\S*|می‌خوان\S*|میخوان\S*|پڑھ\S*|पढ़\S*|पढ\S*|वाच\S*|পড়\S*|পড\S*|படிக்\S*|வாசி\S*|చదివ\S*|చదువ\S*|ಓದು\S*|വായി\S*|વાંચ\S*|ਪੜ੍ਹ\S*|කියව\S*|อ่าน|ອ່ານ|អាន|ဖတ်|đọc|\bmembaca\b|\bbumabasa\b|\bnagbabasa\b|\bbinabasa\b|\b(?:ana|wana|una|ina)soma\b|\bkusoma\b|የምታነብ\S*|የሚያነብ\S*|የምታነቡ\S*|የሚያነቡ\S*|\bkaranta\w*|\bna-ag[uụ]|\b\w*funda(?:yo|ayo|ile|a)\b|\bléann\b|\bag\sléamh\b|\bdarllen\w*|\birakurt\w*|\blex(?:o|on|ojnë)\w*|კითხულობ\S*|წაიკითხ\S*|կարդ\S*|унш\S*|読(?:む|んで|み)|阅读|閱讀|读取|读到|읽\S*|\blegant\w*|\blegas\b|\blegit\b|\blegunt\b|\blegens\b|\btaqra\b|\bjaqraw\b)"
+    };
+}
+
+/// The readers `reader-sent-secret` wants near its verb of reading
+/// (`ALSO`), one list rather than a pattern per pairing: the table's
+/// memory grows by the readers once.
+pub const READERS: &[&str] = &[reader!(), reader_more!(), reader_v10!(), reader_v33!()];
+
 pub const ADDRESSED: &[Rule] = &[
     Rule {
         id: "addressed-lever",
-        what: "text that speaks to an AI, an assistant, a bot or a tool, near an approval claimed from someone absent, a step kept from the user, a safeguard switched off or data sent away",
-        patterns: &[reader!(), reader_more!(), reader_v10!(), you_reading!()],
+        what: "text that speaks to an AI, an assistant, a bot or a tool (since version 33 also a language model, or a data field named as a message for the AI), near an approval claimed from someone absent, a step kept from the user, a safeguard switched off or data sent away",
+        patterns: &[
+            reader!(),
+            reader_more!(),
+            reader_v10!(),
+            you_reading!(),
+            reader_v33!(),
+        ],
         near: Some((
             &[
                 absent_approval!(),
@@ -273,6 +329,12 @@ pub const ADDRESSED: &[Rule] = &[
             ],
             320,
         )),
+    },
+    Rule {
+        id: "reader-sent-secret",
+        what: "text that speaks to the AI reading it (an AI, a language model, an assistant, with a verb of reading in any of some seventy languages) within 320 bytes of a secret (a token, a password or its hash, a one-time code, a secrets file, the conversation's history) and an address within 200 bytes of each other, with no code between (version 33)",
+        patterns: &[read_verb!()],
+        near: Some((&[secret_to_host!()], 320)),
     },
     Rule {
         id: "covert-weakening",

@@ -98,7 +98,7 @@ pub const EGRESS: &[Rule] = &[
     },
     Rule {
         id: "environment-sent",
-        what: "the whole environment (os.environ, process.env, a Postman environment, printenv) sent to a URL in one line, or encoded by `env | base64`; a script piped into a shell and told by its flags to upload the environment or the SSH keys (version 31)",
+        what: "the whole environment (os.environ, process.env, a Postman environment, printenv) sent to a URL in one line, or encoded by `env | base64`; a script piped into a shell and told by its flags to upload the environment or the SSH keys (version 31); the environment's secrets picked out and encoded, or a file read into a DNS lookup's name (version 33)",
         patterns: &[
             r"(?:dict\(os\.environ\)|json\.dumps\(os\.environ|os\.environ\.copy\(\)|stringify\(process\.env\)|environment\.toobject\(\)|\bprintenv\b|\benv\s?\|)[^\n]{0,200}?(?:https?://|urlopen|requests\.post|fetch\(|sendrequest|\bcurl\b|\bnc\b)|(?:https?://|urlopen|requests\.post|sendrequest)[^\n]{0,200}?(?:dict\(os\.environ\)|json\.dumps\(os\.environ|stringify\(process\.env\)|environment\.toobject\(\))",
             r"json\.dumps\(dict\(os\.environ\)\)[\s\S]{0,200}?urlopen\(\s?['\x22]https?://",
@@ -109,6 +109,12 @@ pub const EGRESS: &[Rule] = &[
             // flags to send the environment or the SSH keys
             // ("| bash -s -- --upload-env --include-ssh").
             r"\|\s?(?:sudo\s)?(?:ba|z|da)?sh\s-s\s(?:--\s)?[^\n]{0,60}?--(?:upload|send|export|include|collect|sync|push)[-_](?:env|environment|ssh|secrets?|keys?|credentials|tokens?)\b",
+            // Version 33: the environment's secrets picked out and encoded
+            // so that a CI log's masking misses them (`env | grep -E
+            // 'TOKEN|KEY' | base64`), and a key file read into the name a
+            // DNS lookup sends (`nslookup "$(cat ~/.x/key | xxd -p).…"`).
+            r"\b(?:env|printenv|set)\s?\|\s?(?:e?grep|findstr)\s[^\n|]{0,80}?(?:token|key|secret|pass)[^\n]{0,80}?\|\s?(?:base64|xxd|od|rev)\b",
+            r"\b(?:nslookup|dig|host|ping|resolvectl\squery)\s[^\n]{0,60}?\$\([^\n]{0,120}?(?:\bcat\s|\bxxd\b|\bbase64\b|\bbase32\b)",
         ],
         near: None,
     },

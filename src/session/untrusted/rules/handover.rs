@@ -120,8 +120,11 @@ macro_rules! secret_passed {
 
 pub const HANDOVER: &[Rule] = &[Rule {
     id: "profile-hook",
-    what: "code fetched from the network written into a shell's start-up file, so that it runs at every new shell",
+    what: "code fetched from the network written into a shell's start-up file, so that it runs at every new shell; or (version 33) a downloaded script run in the background with its output thrown away",
     patterns: &[
+        // Version 33: a downloaded script run in the background with
+        // its output thrown away (`(curl … | sh) >/dev/null 2>&1 &`).
+        r"\b(?:curl|wget)\s[^\n|]{0,200}?\|\s?(?:sudo\s)?(?:ba|z)?sh\)?\s?>\s?/dev/null\s?2>&1\s?&",
         r"\b(?:eval|source|\.|bash|sh|zsh)\s\x22?\$\(\s?(?:curl|wget)\s[^\n]{0,200}?>>?\s?\S*(?:\.bashrc|\.zshrc|\.bash_profile|\.profile|\.zprofile|\.zshenv|config\.fish)\b",
         r"\b(?:source|\.)\s<\(\s?(?:curl|wget)\s[^\n]{0,200}?>>?\s?\S*(?:\.bashrc|\.zshrc|\.bash_profile|\.profile|\.zprofile|\.zshenv|config\.fish)\b",
         r"\b(?:curl|wget)\s[^\n|]{0,200}?\|\s?(?:sudo\s)?(?:ba|z)?sh\b[^\n]{0,20}?>>\s?\S*(?:\.bashrc|\.zshrc|\.bash_profile|\.profile|\.zprofile|\.zshenv)\b",

@@ -37,7 +37,7 @@ macro_rules! credential_v30 {
 /// sent too ("په ځواب کې ولیږئ").
 macro_rules! sending {
     () => {
-        r"(?:\b(?:send|forward|email|e-mail|reply\swith|share)\b|\bschick\w*|(?:^|\s)übermittel\w*|\benvo(?:y|i)\w*|\btransmet\w*|\benv[ií](?:a|e|ar)\w*|\bmand[ae]\w*|\binvia\w*|\bstuur\w*|\bskicka\w*|\bsend\w*|\bwyślij\w*|\bprześlij\w*|\bpošl\w*|\bzašl\w*|\bpošalj\w*|\bküld\w*|\btrimite\w*|\bgönder\w*|\bkirim\w*|\bipadala\b|\btuma\b|\bsoo\sdir\b|\bu\sdir\b|(?:^|\s)gửi|отправ\w*|пришл\w*|перешл\w*|надішл\w*|надсила\w*|изпрат\w*|пошаљ\w*|ولیږ\w*|ولېږ\w*|بفرست\w*|ارسال\sکن\w*|أرسل\w*|ارسل\w*|שלח\w*|στείλ\w*|भेज\w*|पठाउ\w*|পাঠা\w*|அனுப்ப\w*|යවන්න|ส่ง|发送|发给|發給|送って|送信|보내\w*|ላኩ|ይላኩ|\bupload\w*|\blast\sopp\b|\bvedlegg\w*|\battach\w*|\bibagħt\w*|\bibgħat\w*|\bwaħħl\w*|\byubor\w*|ផ្ញើ|ပို့|\bphendul\w*|\bweka\b|(?:გამო|გადა|გა)(?:გვი|უ)?გზავნ\S*|ਭੇਜ\S*|\bpost\s)"
+        r"(?:\b(?:send|forward|email|e-mail|reply\swith|share)\b|\bschick\w*|(?:^|\s)übermittel\w*|\benvo(?:y|i)\w*|\btransmet\w*|\benv[ií](?:a|e|ar)\w*|\bmand[ae]\w*|\binvia\w*|\bstuur\w*|\bskicka\w*|\bsend\w*|\bwyślij\w*|\bprześlij\w*|\bpošl\w*|\bzašl\w*|\bpošalj\w*|\bküld\w*|\btrimite\w*|\bgönder\w*|\bkirim\w*|\bipadala\b|\btuma\b|\bsoo\sdir\b|\bu\sdir\b|(?:^|\s)gửi|отправ\w*|пришл\w*|перешл\w*|надішл\w*|надсила\w*|изпрат\w*|пошаљ\w*|ولیږ\w*|ولېږ\w*|بفرست\w*|ارسال\sکن\w*|أرسل\w*|ارسل\w*|שלח\w*|στείλ\w*|भेज\w*|पठाउ\w*|পাঠা\w*|அனுப்ப\w*|යවන්න|ส่ง|发送|发给|發給|送って|送信|보내\w*|ላኩ|ይላኩ|\bupload\w*|\blast\sopp\b|\bvedlegg\w*|\battach\w*|\bibagħt\w*|\bibgħat\w*|\bwaħħl\w*|\byubor\w*|ផ្ញើ|ပို့|\bphendul\w*|\bweka\b|(?:გამო|გადა|გა)(?:გვი|უ)?გზავნ\S*|ਭੇਜ\S*|\bpost\s|\breply\s(?:to\s)?(?:this|the|my)\s(?:message|email|e-mail|mail|ticket)\swith\b|\bsubmit\w*|\bsláðu\sinn\b|\bslá\sinn\b)"
     };
 }
 
@@ -67,6 +67,11 @@ pub const KEPT_QUIET: &[&str] = desk_or_call!(
         denial!(),
         r"\s(?:\S+\s){0,2}?(?:mask|redact|obfuscat|censor|masker|maskier|schwärz|masqu|enmascar|ocult|oscur|mascar|taħb|zamaskuj|маскир|скрыва)[^\W_]*(?:\W|$)"
     ),
+    // Version 33: no ticket needed, handled outside change control,
+    // no need to open a ticket or call the desk, the IT department not
+    // to be contacted in Icelandic and the helpdesk call needless in
+    // Bengali.
+    r"\bno\sticket\s(?:is\s)?(?:needed|required|necessary)\b|\boutside\s(?:of\s)?(?:the\s)?(?:normal\s|usual\s)?(?:change\scontrol|change\smanagement|queue)\b|\bno\sneed\sto\s(?:open|file|raise|call|contact|ring|email)\b[^\n.]{0,40}?(?:ticket|desk|\bit\b|support|security|helpdesk)|\bekki\sþarf\sað\s(?:hafa\ssamband|hringja|láta\svita)|(?:ফোন|কল)\sকরার\s(?:প্রয়োজন|দরকার)\sনেই",
     r"\b(?:unredacted|unmasked|ungeschwärzt|unmaskiert|unencrypted|onversleuteld\w*|unverschlüsselt\w*)\b|\bwithout\sencrypt\w*|\bsin\scifrar\b|\bsem\scriptografia\b|без\sшифровани\w*|შიფრაციის\sგარეშე",
 );
 
