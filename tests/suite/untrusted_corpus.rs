@@ -142,14 +142,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // language: 5138 of 5389 and 282 of 5920 (round 50's seven, and two
     // files of this repository that the retrained table weighs past its
     // threshold: `src/session/prompt.rs`, `tests/suite/context.rs`).
+    // Version 34 adds round 51 (version 33's fresh set, 13 of whose 40
+    // misses its rules read) and reads the security team kept out from
+    // word lists of some hundred languages: 5226 of 5489 and 287 of 6020
+    // (round 51's four, and a Finnish SECURITY.md that asks for reports
+    // by mail to "tietoturva@…", not in public issues).
     assert!(
-        missed.len() <= 251,
+        missed.len() <= 263,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 282,
+        flagged.len() <= 287,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -162,19 +167,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
             .filter(|sample| sample.class == class && detect(&sample.text).is_empty() != flagged)
             .count()
     };
-    // AJ, written blind while version 31 was made (64 languages besides
-    // English among its injections, 67 naming no reader, 23 payment or
-    // gift-card frauds and 64 hard negatives by its writer's labels) and
-    // never trained on: version 32 flagged 60 and 4 as its baseline,
-    // version 33 60 and 4 (its rules 39, its retrained table 44;
-    // docs/benchmarks.md).
+    // AK, written blind while version 32 was made (66 languages besides
+    // English among its injections, 71 naming no reader, 18 payment or
+    // gift-card frauds and 62 hard negatives by its writer's labels) and
+    // never trained on: version 32 flagged 60 and 12 and version 33 62
+    // and 12 as baselines, version 34 62 and 12 (its rules 43, its
+    // retrained table 53; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 60,
+        count("fresh/injected", true) >= 62,
         "fresh injected texts flagged"
     );
     let fresh_benign = count("fresh/benign", true);
     assert!(
-        fresh_benign <= 4,
+        fresh_benign <= 12,
         "{fresh_benign} fresh benign texts flagged"
     );
 }

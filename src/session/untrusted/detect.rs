@@ -15,7 +15,7 @@ use super::rules::{
     ALSO, ENCODED_PAYLOAD, HIDDEN_CHARACTERS, Rule, TERMINAL_ESCAPE, UNLESS, table,
 };
 use super::unescape::unescape;
-use super::{confusables, encoded, margin, overrides, score};
+use super::{confusables, encoded, lexicon, margin, overrides, score};
 use crate::protocol::events::Flag;
 pub use held::KeepCaches;
 use held::Screen;
@@ -106,6 +106,12 @@ fn detect_plain(screen: &mut Screen, text: &str, plain: &str) -> Vec<Flag> {
                 }
             }
         }
+        if let Some((start, end)) = compiled.lexicon.find(&normal) {
+            flags.push(Flag {
+                rule: lexicon::ID.to_owned(),
+                excerpt: excerpt(&normal, start, end),
+            });
+        }
     }
     let tokens = score::tokens(&normal);
     if let Some((start, end)) = overrides::find(&normal, &tokens) {
@@ -148,6 +154,8 @@ struct Compiled {
     /// reach (`rules::UNLESS`).
     unless: Vec<Runs>,
     rules: Vec<&'static Rule>,
+    /// The word lists of `kept-quiet-any-language` ([`lexicon`]).
+    lexicon: lexicon::Lexicon,
 }
 
 /// Starts compiling the table on a thread of its own, unless it is
@@ -262,6 +270,7 @@ fn compile() -> Result<Compiled, lean::BuildError> {
         also,
         unless,
         rules,
+        lexicon: lexicon::build()?,
     })
 }
 

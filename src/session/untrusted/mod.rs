@@ -14,6 +14,7 @@ pub mod confusables;
 pub mod detect;
 pub mod encoded;
 pub mod frame;
+pub mod lexicon;
 pub mod margin;
 pub mod overrides;
 pub mod rules;

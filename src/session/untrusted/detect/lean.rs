@@ -40,6 +40,7 @@ macro_rules! build_error_from {
 }
 
 build_error_from!(
+    aho_corasick::BuildError,
     thompson::BuildError,
     regex_automata::hybrid::BuildError,
     meta::BuildError

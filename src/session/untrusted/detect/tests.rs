@@ -325,6 +325,7 @@ fn the_protocol_document_lists_every_rule_of_this_version() {
         (HIDDEN_CHARACTERS, HIDDEN_CHARACTERS_WHAT),
         (TERMINAL_ESCAPE, TERMINAL_ESCAPE_WHAT),
         (super::super::overrides::ID, super::super::overrides::WHAT),
+        (super::super::lexicon::ID, super::super::lexicon::WHAT),
         (score::INSTRUCTION_SCORE, score::INSTRUCTION_SCORE_WHAT),
     ]);
     for (id, what) in rows {

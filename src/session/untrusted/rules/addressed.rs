@@ -67,7 +67,7 @@ macro_rules! dictated {
 /// ASCII's): its spelling alone must be distinctive.
 macro_rules! reader_more {
     () => {
-        r"(?:βοηθ(?:ός|ού|ό|οί|ούς|ών)|τεχνητής\sνοημοσύνης|مساعد|الذكاء\sالاصطناعي|ügynök|\btekoäly\w*|\w*agentti\w*|ربات|دستیار|هوش\sمصنوعی|असिस्टेंट|सहायक|एजेंट|trợ\slý|tác\stử|ผู้ช่วย|\bmsaidizi\b|עוזר|סוכן|סוכני|בינה\sמלאכותית|ассистент|помощник|нейросет|ии-|асистент|помічник|ші-|\bmi-\w+)"
+        r"(?:βοηθ(?:ός|ού|ό|οί|ούς|ών)|τεχνητής\sνοημοσύνης|مساعد|الذكاء\sالاصطناعي|ügynök|\btekoäly\w*|\w*agentti\w*|ربات|دستیار|هوش\sمصنوعی|असिस्टेंट|सहायक|एजेंट|trợ\slý|tác\stử|ผู้ช่วย|\bmsaidizi\b|עוזר|סוכן|סוכני|בינה\sה?מלאכותית|ассистент|помощник|нейросет|ии-|асистент|помічник|ші-|\bmi-\w+)"
     };
 }
 
@@ -83,7 +83,7 @@ macro_rules! absent_approval_more {
 /// tell the user", "no need to ask").
 macro_rules! unmentioned_more {
     () => {
-        r"(?:\busi(?:mwambie|waambie)\b|\bbila\skumwambia\b|\bei\starvitse\s(?:kertoa|mainita|kysyä)|älä\s(?:kerro|mainitse)|\bne\s(?:említsd|szólj|mondd)|\bnem\skell\s(?:szólni|említeni|megkérdezni)|لا\sتخبر|دون\sإخبار|لا\sتذكر|لا\sتعرض|لا\sتظهر|אל\s(?:תציינו|תציין|תספר|תספרו|תזכיר|תזכירו)|\bnu\s(?:o\s|le\s|îl\s)?(?:menționați|menționa|spuneți|spune)|\btidak\sperlu\s(?:bertanya|memberi\stahu|memberitahu)|\bjangan\s(?:beri\stahu|memberitahu|bilang|sebutkan)|neříkej|nezmiňuj|neinformuj|μην\s(?:το\s|την\s|τον\s|τα\s|τις\s|τους\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ|δείξ)|не\s(?:говори|сообщай|упоминай|уведомляй|кажи|згадуй|повідомляй)|đừng\s(?:nói|báo|đề\scập|thông\sbáo)|không\scần\s(?:thông\sbáo|hỏi|nói)|ไม่ต้อง(?:บอก|แจ้ง|ถาม)|อย่า(?:บอก|แจ้ง)|मत\sबता|न\sबताएं|बिना\sबताए|伝えないで|言わないで|知らせないで|報告しないで|触れないで|\b(?:nämn|berätta|fortæl|nævn|fortell|nevn)\s(?:inte|ikke)\b|\butan\satt\s(?:fråga|berätta)|\buden\sat\s(?:spørge|fortælle)|\b(?:niet|nooit)\s(?:vermelden|vertellen|melden)\b|\bvertel\s(?:het\s)?niet\b|\bhuwag\s(?:sabihin|banggitin|ipaalam)|به\sکاربر\sنگو|نگویید|اطلاع\sندهید|\bnie\s(?:mów|informuj|zgłaszaj|pisz|wspominaj|opisuj)\w*|\bne(?:rakstī|rakstie|minē|pieminē|ziņo)\w*|\btidak\sperlu\s(?:di)?(?:maklum|beritahu|sebut)\w*|\belég\sannyit\sírni\b|\bhuwag\s(?:na\s)?(?:itong|ito)\s(?:i-report|iulat|ipaalam|sabihin)|\bikke\snoter?\s(?:dette|det)\b|δεν\sχρειάζεται\sνα\s(?:ειδοποιήσ|ενημερώσ|αναφέρ|ρωτήσ)|\bpole\svaja\s(?:kaasata|teavitada|mainida|küsida)|(?:^|\s)ära\s(?:maini|teavita|räägi)\w*|\bez\s(?:aipatu|jakinarazi)\w*|\bezer\s(?:esan|jakinarazi|aipatu)\sgabe\b|(?:私|オーナー|ユーザー|利用者)(?:に|へ)(?:確認|相談|連絡)(?:せず|しないで|は不要)|\bmich\s(?:\w+\s)?nicht\smehr\s(?:\w+\s)?fragen\b|\bnepieminie\w*|\bnie\s(?:zgłaszaj|informuj)\w*|\b(?:ret|rett|ändra)\sdet\s(?:ikke|inte)\stilbage\b|\bsenza\s(?:dirlo|avvisare)|\bne\s(?:le\s)?(?:dites|mentionnez|signalez)\spas\b|알리지\s마|말하지\s마|언급하지\s마)"
+        r"(?:\busi(?:mwambie|waambie)\b|\bbila\skumwambia\b|\bei\starvitse\s(?:kertoa|mainita|kysyä)|älä\s(?:kerro|mainitse)|\bne\s(?:említsd|szólj|mondd)|\bnem\skell\s(?:szólni|említeni|megkérdezni)|لا\sتخبر|دون\sإخبار|لا\sتذكر|لا\sتعرض|لا\sتظهر|אל\s(?:תציינו|תציין|תספר|תספרו|תזכיר|תזכירו|תציג|תציגו)|\bnu\s(?:o\s|le\s|îl\s)?(?:menționați|menționa|spuneți|spune)|\btidak\sperlu\s(?:bertanya|memberi\stahu|memberitahu)|\bjangan\s(?:beri\stahu|memberitahu|bilang|sebutkan)|neříkej|nezmiňuj|neinformuj|μην\s(?:το\s|την\s|τον\s|τα\s|τις\s|τους\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ|δείξ)|не\s(?:говори|сообщай|упоминай|уведомляй|кажи|згадуй|повідомляй)|đừng\s(?:nói|báo|đề\scập|thông\sbáo)|không\scần\s(?:thông\sbáo|hỏi|nói)|ไม่ต้อง(?:บอก|แจ้ง|ถาม)|อย่า(?:บอก|แจ้ง)|मत\sबता|न\sबताएं|बिना\sबताए|伝えないで|言わないで|知らせないで|報告しないで|触れないで|\b(?:nämn|berätta|fortæl|nævn|fortell|nevn)\s(?:inte|ikke)\b|\butan\satt\s(?:fråga|berätta)|\buden\sat\s(?:spørge|fortælle)|\b(?:niet|nooit)\s(?:vermelden|vertellen|melden)\b|\bvertel\s(?:het\s)?niet\b|\bhuwag\s(?:sabihin|banggitin|ipaalam)|به\sکاربر\sنگو|نگویید|اطلاع\sندهید|\bnie\s(?:mów|informuj|zgłaszaj|pisz|wspominaj|opisuj)\w*|\bne(?:rakstī|rakstie|minē|pieminē|ziņo)\w*|\btidak\sperlu\s(?:di)?(?:maklum|beritahu|sebut)\w*|\belég\sannyit\sírni\b|\bhuwag\s(?:na\s)?(?:itong|ito)\s(?:i-report|iulat|ipaalam|sabihin)|\bikke\snoter?\s(?:dette|det)\b|δεν\sχρειάζεται\sνα\s(?:ειδοποιήσ|ενημερώσ|αναφέρ|ρωτήσ)|\bpole\svaja\s(?:kaasata|teavitada|mainida|küsida)|(?:^|\s)ära\s(?:maini|teavita|räägi)\w*|\bez\s(?:aipatu|jakinarazi)\w*|\bezer\s(?:esan|jakinarazi|aipatu)\sgabe\b|(?:私|オーナー|ユーザー|利用者)(?:に|へ)(?:確認|相談|連絡)(?:せず|しないで|は不要)|\bmich\s(?:\w+\s)?nicht\smehr\s(?:\w+\s)?fragen\b|\bnepieminie\w*|\bnie\s(?:zgłaszaj|informuj)\w*|\b(?:ret|rett|ändra)\sdet\s(?:ikke|inte)\stilbage\b|\bsenza\s(?:dirlo|avvisare)|\bne\s(?:le\s)?(?:dites|mentionnez|signalez)\spas\b|알리지\s마|말하지\s마|언급하지\s마)"
     };
 }
 
@@ -120,9 +120,11 @@ macro_rules! safeguard_off_v10 {
 }
 
 /// Version 10: a verdict dictated in any language: a perfect mark.
+/// Version 34: a claim to be presented as official, and Hebrew's "on the
+/// user's behalf".
 macro_rules! dictated_v10 {
     () => {
-        r"(?:(?:^|[\s(:])10\s?/\s?10(?:[,.;:!)]|\s(?:[^tp\d\s]|$)|$)|\b5\s?/\s?5\s(?:stars?|rating|ratings|étoiles|sterne|estrellas|estrelas|stelle|gwiazd\w*|yıldız)\b)"
+        r"(?:(?:^|[\s(:])10\s?/\s?10(?:[,.;:!)]|\s(?:[^tp\d\s]|$)|$)|\b5\s?/\s?5\s(?:stars?|rating|ratings|étoiles|sterne|estrellas|estrelas|stelle|gwiazd\w*|yıldız)\b|\bpresent\s(?:this|it)\sas\s(?:an?\s)?(?:official|genuine|verified|real|legitimate)\b|בשם\sהמשתמש)"
     };
 }
 

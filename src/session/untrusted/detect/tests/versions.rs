@@ -34,3 +34,5 @@ mod v31;
 mod v32;
 #[path = "v33.rs"]
 mod v33;
+#[path = "v34.rs"]
+mod v34;
