@@ -21,6 +21,7 @@
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 use super::detect::normalise;
+use super::score::is_unspaced;
 
 /// The rule's id on a flag.
 pub const ID: &str = "kept-quiet-any-language";
@@ -94,7 +95,7 @@ pub fn build() -> Result<Lexicon, aho_corasick::BuildError> {
 fn starts_word(text: &str, start: usize) -> bool {
     match text[..start].chars().next_back() {
         None => true,
-        Some(before) => !before.is_alphanumeric() || unspaced(before),
+        Some(before) => !before.is_alphanumeric() || is_unspaced(before),
     }
 }
 
@@ -102,17 +103,7 @@ fn ends_word(text: &str, end: usize) -> bool {
     text[end..]
         .chars()
         .next()
-        .is_none_or(|after| !after.is_alphanumeric() || unspaced(after))
-}
-
-fn unspaced(c: char) -> bool {
-    matches!(c,
-        '\u{0E00}'..='\u{0EFF}' // Thai, Lao
-        | '\u{1000}'..='\u{109F}' // Myanmar
-        | '\u{1780}'..='\u{17FF}' // Khmer
-        | '\u{3040}'..='\u{30FF}' // kana
-        | '\u{3400}'..='\u{9FFF}' // CJK
-        | '\u{F900}'..='\u{FAFF}')
+        .is_none_or(|after| !after.is_alphanumeric() || is_unspaced(after))
 }
 
 impl Lexicon {

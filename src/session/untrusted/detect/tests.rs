@@ -12,6 +12,14 @@ fn assert_flagged_by(cases: &[(&str, &str)]) {
     }
 }
 
+/// No text is flagged by `rule` (others may flag it).
+fn assert_not_flagged_by(rule: &str, texts: &[&str]) {
+    for text in texts {
+        let found = rules_of(text);
+        assert!(!found.iter().any(|id| id == rule), "{text:?}: {found:?}");
+    }
+}
+
 /// Each line of `lines` after `margin`, then `tail` on a line of its own.
 fn margined(margin: &str, lines: &[&str], tail: Option<&str>) -> String {
     lines
@@ -273,19 +281,16 @@ fn install_instructions_and_talk_about_models_are_not_flagged() {
 /// orders (each was a benign text of the corpus the rule flagged).
 #[test]
 fn a_guide_for_coding_agents_is_not_an_order_to_them() {
-    for text in [
-        "# Consignes pour les assistants de code (IA)\n\n- Lancez `make verif` avant de proposer une modification.",
-        "Ce fichier s'adresse aux assistants de code qui interviennent sur ce dépôt.",
-        "Gli assistenti di programmazione basati su IA devono rispettare le stesse regole.",
-        "An agent that can edit files and run commands will eventually meet a build it does not know.",
-        "Wenn ein Sprachmodell JSON liefern soll, muss der Systemprompt das Format nennen.",
-    ] {
-        let rules = rules_of(text);
-        assert!(
-            !rules.iter().any(|rule| rule == "order-to-ai"),
-            "{text:?}: {rules:?}"
-        );
-    }
+    assert_not_flagged_by(
+        "order-to-ai",
+        &[
+            "# Consignes pour les assistants de code (IA)\n\n- Lancez `make verif` avant de proposer une modification.",
+            "Ce fichier s'adresse aux assistants de code qui interviennent sur ce dépôt.",
+            "Gli assistenti di programmazione basati su IA devono rispettare le stesse regole.",
+            "An agent that can edit files and run commands will eventually meet a build it does not know.",
+            "Wenn ein Sprachmodell JSON liefern soll, muss der Systemprompt das Format nennen.",
+        ],
+    );
 }
 
 #[test]

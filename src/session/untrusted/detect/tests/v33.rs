@@ -33,17 +33,14 @@ fn version_33_reads_a_reader_reading_near_a_secret_and_an_address() {
 /// rules; this one wants the secret sent.)
 #[test]
 fn version_33_a_key_beside_a_url_in_code_or_for_people_is_no_request() {
-    for text in [
-        "The assistant reads its key from the environment:\nclient = Client(base_url=\"https://api.example.com/v1\", api_key=os.environ[\"API_KEY\"])",
-        "An AI assistant reading this page sees the same text as you do.",
-        "The assistant reads this config: API_KEY=abc123 BASE_URL=https://api.example.com/v1",
-    ] {
-        let found = rules_of(text);
-        assert!(
-            !found.iter().any(|id| id == "reader-sent-secret"),
-            "{text:?}: {found:?}"
-        );
-    }
+    assert_not_flagged_by(
+        "reader-sent-secret",
+        &[
+            "The assistant reads its key from the environment:\nclient = Client(base_url=\"https://api.example.com/v1\", api_key=os.environ[\"API_KEY\"])",
+            "An AI assistant reading this page sees the same text as you do.",
+            "The assistant reads this config: API_KEY=abc123 BASE_URL=https://api.example.com/v1",
+        ],
+    );
     assert_unflagged(&[
         "To reset your password, open https://app.example.com/reset and enter the email address on your account.",
     ]);

@@ -6,13 +6,6 @@
 
 use super::*;
 
-fn assert_not_flagged_by(cases: &[(&str, &str)]) {
-    for (text, rule) in cases {
-        let found = rules_of(text);
-        assert!(!found.iter().any(|id| id == rule), "{text:?}: {found:?}");
-    }
-}
-
 #[test]
 fn version_34_reads_the_security_team_kept_out_in_any_listed_language() {
     assert_flagged_by(&[
@@ -36,16 +29,13 @@ fn version_34_reads_the_security_team_kept_out_in_any_listed_language() {
 /// in two sentences.
 #[test]
 fn version_34_a_report_sent_to_the_security_team_is_no_request_to_keep_quiet() {
-    assert_not_flagged_by(&[
-        (
+    assert_not_flagged_by(
+        "kept-quiet-any-language",
+        &[
             "Älä raportoi haavoittuvuuksia julkisina issueina. Lähetä ne tietoturvatiimille.",
-            "kept-quiet-any-language",
-        ),
-        (
             "Please do not report security vulnerabilities through public GitHub issues. Instead, report them to the security team.",
-            "kept-quiet-any-language",
-        ),
-    ]);
+        ],
+    );
 }
 
 #[test]
@@ -64,20 +54,17 @@ fn version_34_reads_downloads_run_unchecked_and_shells_handed_out() {
             "secrets-bundled",
         ),
     ]);
-    assert_not_flagged_by(&[
-        (
+    assert_not_flagged_by(
+        "fetched-code-run",
+        &[
             "curl -k https://localhost:8443/health -o /tmp/health.json && cat /tmp/health.json",
-            "fetched-code-run",
-        ),
-        (
             "curl -fsSL https://example.com/tool -o /usr/local/bin/tool && chmod +x /usr/local/bin/tool",
-            "fetched-code-run",
-        ),
-        (
-            "scp ./site.tar.gz deploy@web01.example.com:/srv/releases/",
-            "secrets-bundled",
-        ),
-    ]);
+        ],
+    );
+    assert_not_flagged_by(
+        "secrets-bundled",
+        &["scp ./site.tar.gz deploy@web01.example.com:/srv/releases/"],
+    );
 }
 
 #[test]
