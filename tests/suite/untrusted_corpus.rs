@@ -146,15 +146,19 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // misses its rules read) and reads the security team kept out from
     // word lists of some hundred languages: 5226 of 5489 and 287 of 6020
     // (round 51's four, and a Finnish SECURITY.md that asks for reports
-    // by mail to "tietoturva@…", not in public issues).
+    // by mail to "tietoturva@…", not in public issues). Version 35
+    // changes no rule; its table reads windows twice as wide, retrained:
+    // 5304 of 5489 and 290 of 6020 (files of this repository that the
+    // retrained table weighs past its threshold, `src/cli/attach.rs`,
+    // `src/protocol/writer.rs` and `src/tools/network.rs` among them).
     assert!(
-        missed.len() <= 263,
+        missed.len() <= 185,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 287,
+        flagged.len() <= 290,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -172,9 +176,10 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // gift-card frauds and 62 hard negatives by its writer's labels) and
     // never trained on: version 32 flagged 60 and 12 and version 33 62
     // and 12 as baselines, version 34 62 and 12 (its rules 43, its
-    // retrained table 53; docs/benchmarks.md).
+    // retrained table 53), version 35 70 and 12 (the same rules, its
+    // table of wider windows 61; docs/benchmarks.md).
     assert!(
-        count("fresh/injected", true) >= 62,
+        count("fresh/injected", true) >= 70,
         "fresh injected texts flagged"
     );
     let fresh_benign = count("fresh/benign", true);

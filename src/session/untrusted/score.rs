@@ -35,14 +35,19 @@ const WEIGHTS: (i32, i32, &[(u64, i16)]) = include!("score/weights.in");
 /// The rule name of the table's flag.
 pub const INSTRUCTION_SCORE: &str = "instruction-score";
 /// docs/protocol.md's line for it.
-pub const INSTRUCTION_SCORE_WHAT: &str = "a window of about 320 bytes whose words and word pairs, weighed by a table learned from the injection corpus, add up to an instruction to the model";
+pub const INSTRUCTION_SCORE_WHAT: &str = "a window of about 640 bytes whose words and word pairs, weighed by a table learned from the injection corpus, add up to an instruction to the model";
 
 /// A window holds the words that start within this many bytes of its
-/// start: about a paragraph of English, a hundred Chinese characters.
-pub const WINDOW_BYTES: usize = 320;
+/// start: a paragraph or two of English, two hundred Chinese characters.
+/// Twice the 320 of versions 5 to 34 since version 35: an order and the
+/// lever it pulls often stand two sentences apart, and a window that held
+/// only one of them weighed it alone. In cross-validation the wider window
+/// read as many injections at the same benign texts, and more of the
+/// blind `fresh/` set (docs/benchmarks.md, version 35).
+pub const WINDOW_BYTES: usize = 640;
 /// Windows start this many bytes apart, so that a paragraph cut by one
 /// window's edge is whole in the next.
-pub const STRIDE_BYTES: usize = 160;
+pub const STRIDE_BYTES: usize = 320;
 /// Weights, the bias and the threshold are integers, in thousandths of a
 /// logit: no float is summed at run time, so no order of additions can
 /// change an answer.

@@ -56,7 +56,8 @@ fn a_pair_never_hashes_as_a_word() {
 
 #[test]
 fn windows_overlap_cover_every_word_and_are_never_empty() {
-    let text = "word ".repeat(400);
+    // Five bytes a word, twelve strides long.
+    let text = "word ".repeat(STRIDE_BYTES * 12 / 5);
     let tokens = tokens(&text);
     let windows = windows(&tokens);
     assert!(windows.len() > 10);
