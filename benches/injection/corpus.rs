@@ -3,7 +3,7 @@
 //! files, and, where the machine has them, the READMEs and changelogs of
 //! the crates in the cargo registry. Shared by the benchmark
 //! (`benches/injection.rs`) and the test that holds the rates
-//! (`tests/suite/untrusted.rs`).
+//! (`tests/suite/untrusted_corpus.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +25,7 @@ const ABOUT_INJECTIONS: &[&str] = &[
     "benches/injection/",
     "benches/injection.rs",
     "tests/suite/untrusted.rs",
+    "tests/suite/untrusted_corpus.rs",
 ];
 
 /// The committed texts of `group` (`injected`, `benign` or `hard`), one

@@ -148,9 +148,11 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // (round 51's four, and a Finnish SECURITY.md that asks for reports
     // by mail to "tietoturva@…", not in public issues). Version 35
     // changes no rule; its table reads windows twice as wide, retrained:
-    // 5304 of 5489 and 290 of 6020 (files of this repository that the
+    // 5304 of 5489 and 289 of 6019 (files of this repository that the
     // retrained table weighs past its threshold, `src/cli/attach.rs`,
-    // `src/protocol/writer.rs` and `src/tools/network.rs` among them).
+    // `src/protocol/writer.rs` and `src/tools/network.rs` among them; this
+    // file, which quotes the rules' versions, is no longer counted as
+    // benign).
     assert!(
         missed.len() <= 185,
         "{} of {} injected texts missed: {missed:?}",
@@ -158,7 +160,7 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
         injected.len()
     );
     assert!(
-        flagged.len() <= 290,
+        flagged.len() <= 289,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
