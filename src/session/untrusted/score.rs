@@ -42,8 +42,8 @@ pub const INSTRUCTION_SCORE_WHAT: &str = "a window of about 640 bytes whose word
 /// Twice the 320 of versions 5 to 34 since version 35: an order and the
 /// lever it pulls often stand two sentences apart, and a window that held
 /// only one of them weighed it alone. In cross-validation the wider window
-/// read as many injections at the same benign texts, and more of the
-/// blind `fresh/` set (docs/benchmarks.md, version 35).
+/// read as many injections at the same benign texts, and a few more of
+/// each of three blind sets (docs/benchmarks.md, version 35).
 pub const WINDOW_BYTES: usize = 640;
 /// Windows start this many bytes apart, so that a paragraph cut by one
 /// window's edge is whole in the next.
