@@ -165,10 +165,7 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
 /// crate in the cargo registry, where there is one (`$CARGO_HOME`, else
 /// `~/.cargo`); class `registry`. Empty on a machine without it.
 pub fn registry_docs() -> Vec<Sample> {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
-    let Some(src) = home.map(|home| home.join("registry/src")) else {
+    let Some(src) = registry_src() else {
         return Vec::new();
     };
     let mut files = Vec::new();
@@ -207,6 +204,50 @@ pub fn registry_docs() -> Vec<Sample> {
             Some(Sample {
                 class: "registry".to_owned(),
                 name,
+                text,
+            })
+        })
+        .collect()
+}
+
+/// Where cargo unpacks the registry's crates: `$CARGO_HOME`, else
+/// `~/.cargo`.
+fn registry_src() -> Option<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))?;
+    Some(home.join("registry/src"))
+}
+
+/// Every Rust file of every crate in the cargo registry, cut to the size
+/// the agent screens (`limit` bytes; here the head, where the agent keeps
+/// the head and the tail); class
+/// `registry-code`. Real code that no rule was written from until
+/// version 36, and that an agent fetches: a crate's source on a
+/// registry's site, a raw file of a repository.
+pub fn registry_code(limit: usize) -> Vec<Sample> {
+    let Some(src) = registry_src() else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    walk(&src, &mut found);
+    found.retain(|path| path.extension().is_some_and(|ext| ext == "rs"));
+    found.sort();
+    found
+        .into_iter()
+        .filter_map(|path| {
+            let mut text = std::fs::read_to_string(&path).ok()?;
+            if text.len() > limit {
+                let mut cut = limit;
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                text.truncate(cut);
+            }
+            let name = path.strip_prefix(&src).unwrap_or(&path);
+            Some(Sample {
+                class: "registry-code".to_owned(),
+                name: name.to_string_lossy().into_owned(),
                 text,
             })
         })

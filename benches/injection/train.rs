@@ -5,7 +5,7 @@
 //! same and writes nothing. README.md beside this file says
 //! what is trained on and why.
 //!
-//! Logistic regression over the words and word pairs of windows, fitted
+//! Logistic regression over the words, word pairs and senses of windows, fitted
 //! by FTRL-proximal (per-feature step sizes, an L1 term that leaves most
 //! weights at zero), then cut to the [`KEEP`] heaviest features. The
 //! tokenizer, the windows and the scoring are the agent's own
@@ -19,7 +19,7 @@ use std::path::Path;
 
 use agent::session::untrusted::detect::{detect, normalise};
 use agent::session::untrusted::score::{
-    INSTRUCTION_SCORE, SCALE, Table, features, tokens, windows,
+    INSTRUCTION_SCORE, SCALE, THRESHOLD_FLOOR, Table, features, tokens, windows,
 };
 
 use crate::corpus::{self, Sample};
@@ -51,7 +51,7 @@ const ROUNDS: usize = 3;
 const KEEP: usize = 40000;
 /// The threshold is the lowest at which the table, in cross-validation,
 /// flags at most this share of the benign texts that the rules do not
-/// already flag.
+/// already flag, and never under `score::THRESHOLD_FLOOR`.
 const ADDED_FALSE_POSITIVES: f64 = 0.005;
 const SEED: u64 = 0x5EED_1234_ABCD_0001;
 
@@ -296,7 +296,11 @@ fn choose_threshold(texts: &[Text], held_out: &[Option<i32>]) -> i32 {
         .collect();
     scores.sort_unstable_by(|a, b| b.cmp(a));
     // Just above the first benign score past the budget.
-    scores.get(budget).map_or(i32::MIN, |score| score + 1)
+    let chosen = scores.get(budget).map_or(i32::MIN, |score| score + 1);
+    if chosen < THRESHOLD_FLOOR {
+        println!("cross-validation chose {chosen}; the floor is {THRESHOLD_FLOOR}");
+    }
+    chosen.max(THRESHOLD_FLOOR)
 }
 
 fn cross_validation_report(texts: &[Text], held_out: &[Option<i32>], threshold: i32) {

@@ -152,15 +152,21 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // retrained table weighs past its threshold, `src/cli/attach.rs`,
     // `src/protocol/writer.rs` and `src/tools/network.rs` among them; this
     // file, which quotes the rules' versions, is no longer counted as
-    // benign).
+    // benign). Version 36 adds rounds 52 and 53 (AN and AO, written blind
+    // from the issue's own classes: 100 injected and 100 benign, 100 and
+    // 200; version 35 read AN 95 and 3, version 36 AO 100 and 5, each
+    // measured once), reads ordinary code and pages as ordinary and
+    // flags with the table from 900 up (`score::THRESHOLD_FLOOR`):
+    // 5440 of 5689 and 285 of 6321 (this repository's one,
+    // `src/tools/network.rs`, a list of network commands).
     assert!(
-        missed.len() <= 185,
+        missed.len() <= 249,
         "{} of {} injected texts missed: {missed:?}",
         missed.len(),
         injected.len()
     );
     assert!(
-        flagged.len() <= 289,
+        flagged.len() <= 285,
         "{} of {} benign texts flagged: {flagged:#?}",
         flagged.len(),
         benign.len()
@@ -179,14 +185,15 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
     // never trained on: version 32 flagged 60 and 12 and version 33 62
     // and 12 as baselines, version 34 62 and 12 (its rules 43, its
     // retrained table 53), version 35 70 and 12 (the same rules, its
-    // table of wider windows 61; docs/benchmarks.md).
+    // table of wider windows 61; docs/benchmarks.md), version 36 63 and
+    // 11 (its table's floor of 900 costs seven, a rule fix one benign).
     assert!(
-        count("fresh/injected", true) >= 70,
+        count("fresh/injected", true) >= 63,
         "fresh injected texts flagged"
     );
     let fresh_benign = count("fresh/benign", true);
     assert!(
-        fresh_benign <= 12,
+        fresh_benign <= 11,
         "{fresh_benign} fresh benign texts flagged"
     );
 }

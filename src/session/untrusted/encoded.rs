@@ -351,11 +351,11 @@ fn collapse_spaced(line: &str) -> Vec<Cow<'_, str>> {
 
 /// A word of ASCII letters with the digits leetspeak puts for letters
 /// among them: at least one of each, and no other digit (`x86`, `h264`
-/// and `i18n` are names).
+/// and `i18n` are names); three characters at least (`a1`, `a3`: names).
 fn is_leet(word: &str) -> bool {
     let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
     let digit = |b: u8| b.is_ascii_digit() && unleet(char::from(b)) != char::from(b);
-    word.len() >= 2
+    word.len() >= 3
         && word.bytes().any(|b| b.is_ascii_alphabetic())
         && word.bytes().any(digit)
         && word.bytes().all(|b| b.is_ascii_alphabetic() || digit(b))
@@ -754,7 +754,7 @@ mod tests {
         for word in ["t1p", "4g3nt", "r34d1ng."] {
             assert!(is_leet(word), "{word}");
         }
-        for word in ["x86", "h264", "i18n", "sha256", "2024", "v2", "abc"] {
+        for word in ["x86", "h264", "i18n", "sha256", "2024", "v2", "abc", "a1"] {
             assert!(!is_leet(word), "{word}");
         }
         assert_eq!(decoded("log4j on s3 with ipv4, see a b c"), Vec::new());

@@ -17,7 +17,7 @@
 //! injection is not, by itself, flagged.
 
 /// The version of the table; docs/protocol.md lists each version.
-pub const RULES_VERSION: u32 = 35;
+pub const RULES_VERSION: u32 = 36;
 
 #[macro_use]
 mod record;
@@ -35,6 +35,7 @@ mod grammar;
 mod unchecked;
 mod guardian;
 mod harvest;
+mod precedence;
 mod takeover;
 
 /// What must stand near a hit of a rule besides its `near`, each within
@@ -101,6 +102,7 @@ pub fn table() -> impl Iterator<Item = &'static Rule> {
         .chain(harvest::HARVEST)
         .chain(guardian::GUARDIAN)
         .chain(takeover::TAKEOVER)
+        .chain(precedence::PRECEDENCE)
 }
 
 pub struct Rule {
@@ -128,7 +130,9 @@ const AIMED_AT_AGENT: &[&str] = &[
     r"\b(?:immediately|right\snow|without\s(?:asking|confirmation|telling)|silently|secretly|quietly)\b",
     r"\byou\s(?:must|need\sto|have\sto|are\srequired\sto|should)\s(?:now\s|first\s|immediately\s)?(?:run|execute)\b",
     r"\bbefore\s(?:answering|responding|replying|summari[sz]ing|you\s(?:answer|respond|reply|summari[sz]e))\b",
-    r"\b(?:ignore|disregard)\b",
+    // Version 36: an order to ignore something, not a program's
+    // `--ignore <GLOB>` and its "Ignore entries matching GLOB".
+    r"(?:^|[^-\w])(?:ignore|disregard)\s(?:all|any|the|your|my|previous|prior|earlier|above|everything|what|these|those|this|it|them|warnings?|errors?|instructions?|prompts?|rules?|safety|security|checks?)\b",
     r"(?:sofort|umgehend|ohne\szu\sfragen|heimlich|immédiatement|sans\sdemander|discrètement|inmediatamente|sin\spreguntar|en\ssecreto|立即|马上|立刻|悄悄|偷偷)",
 ];
 
@@ -143,13 +147,13 @@ macro_rules! new_orders {
 pub const RULES: &[Rule] = &[
     Rule {
         id: "ignore-instructions",
-        what: "an order to ignore, forget or override what the model was told (English, French, German, Spanish, Chinese)",
+        what: "an order to ignore, forget or override what the model was told (English, French, German, Spanish, Chinese; Italian since version 36)",
         patterns: &[
             r"\b(?:ignore|disregard|forget|override|bypass|neglect|abandon|discard|set\saside|skip)\s(?:all\s|any\s|the\s|your\s|my\s|of\s|everything\s|every\s|these\s|those\s)*(?:previous|prior|above|earlier|preceding|former|original|initial|foregoing|system|safety|developer|old)\s(?:[a-z]+\s){0,2}?(?:instructions?|prompts?|rules|directives?|guidelines|commands|orders|context|guidance|constraints|restrictions|programming|policies|messages?|text)\b",
             r"\b(?:ignore|disregard|forget|override|bypass)\s(?:all|any|every)\s(?:of\s)?(?:your\s|the\s|my\s)?(?:instructions|prompts|directives|guidelines|orders)\b",
             r"\b(?:forget|ignore|disregard)\s(?:everything|all)\s(?:above|before\sthis|you\swere\s(?:told|given)|written\sabove|previously\s(?:said|stated|given))\b",
             r"\b(?:ignore|disregard|forget)\s(?:what|anything|everything|all)\s(?:you\s(?:were|have\sbeen)\s(?:told|given|asked|instructed)|(?:was\s)?(?:said|written|stated)\s(?:above|before|earlier))",
-            r"\b(?:overrides?|supersedes?|replaces?|cancels?)\s(?:any|all|every|the|your)\s(?:earlier|previous|prior|other|original|existing)\s(?:guidance|instructions?|directions?|orders?|rules|prompts?|requests?)\b",
+            r"\b(?:overrides?|supersedes?|replaces?|cancels?)\s(?:(?:any|all|every|the)\s(?:earlier|previous|prior|other|original|existing)\s(?:guidance|instructions?|directions?|prompts?)|your\s(?:earlier|previous|prior|other|original|existing)\s(?:guidance|instructions?|directions?|orders?|rules|prompts?|requests?))\b",
             r"\b(?:ignore|disregard)\s(?:the|your)\s(?:user|human|operator|person)(?:\.|,|;|!|\s(?:and|completely|entirely|from\snow))",
             r"\b(?:ignore|disregard|forget|abandon|skip|stop)\s(?:the|your|this)\s(?:translation|summari[sz]ation|original|assigned|given|previous|above|current|user's)\s(?:task|assignment|request|job)\b",
             r"\b(?:forget|ignore|disregard)\s(?:the|your)\s(?:user's|original|previous|actual)\s(?:question|request|query|prompt|task|message)\b",
@@ -160,7 +164,7 @@ pub const RULES: &[Rule] = &[
             r"\b(?:previous|prior|above|earlier)\s(?:context|conversation|messages?|instructions|prompt)\s(?:was|were)\s(?:just\s)?(?:a\stest|fake|a\sjoke|an\sexample|a\sdrill|not\sreal)\b",
             r"\b(?:whatever|no\smatter\swhat|regardless\sof\swhat)\sthe\suser\s(?:says|asks|wants|writes|types)\b",
             r"\bignore[zr]?\s(?:les\s)?(?:demandes|questions|messages|instructions|consignes)\sde\sl'utilisateur",
-            r"\b(?:supersedes?|overrides?|takes?\sprecedence\sover)\s(?:your|all|any)\s(?:configuration|config|instructions|guidelines|rules|system\sprompt|settings|programming|previous)\b",
+            r"\b(?:supersedes?|overrides?|takes?\sprecedence\sover)\s(?:your\s(?:configuration|config|instructions|guidelines|rules|system\sprompt|settings|programming|previous)|(?:all|any)\s(?:instructions|guidelines|system\sprompt|programming|previous\s(?:instructions|guidance|guidelines|rules|prompts?|directions|orders|messages)))\b",
             r"\byour\s(?:guidelines|instructions|rules|configuration|programming|policy|policies|restrictions|system\sprompt)\s(?:have|has)\s(?:been\s)?(?:updated|changed|replaced|revoked|lifted|removed|relaxed)\b",
             r"\b(?:the\s)?(?:real|true|actual|hidden|secret)\s(?:instructions|orders|task|prompt)\s(?:are|is)\s(?:hidden\s)?(?:below|here|as\sfollows)\b",
             r"\bfollow\sonly\s(?:them|these\s(?:instructions|orders)|my\s(?:instructions|orders))\b",
@@ -178,6 +182,9 @@ pub const RULES: &[Rule] = &[
             r"\b(?:olvida|ignora|descarta|olvide|ignore)\s(?:todo\s)?(?:lo\santerior|lo\sque\ste\s(?:dijeron|dijo|han\sdicho|pidieron|pidió)|lo\sde\sarriba|al\susuario)",
             r"(?:忽略|无视|忽视|不要理会|不用理会|忘记|忘掉|跳过|抛开|無視|忘記)(?:掉)?(?:你)?(?:之前|以前|先前|前面|上面|以上|上述|此前|原来|原有|所有|全部|一切)(?:的)?(?:所有|全部|一切)?(?:的)?(?:指令|指示|说明|說明|提示|提示词|规则|規則|命令|设定|設定|要求|约束|内容|文字)",
             r"(?:忽略|无视|忽视|不要理会)(?:掉)?(?:用户|使用者)(?:的)?",
+            // Version 36: in Italian, which AN wrote in an HTML comment
+            // ("Ignora le istruzioni ricevute finora").
+            r"\b(?:ignora|ignorate|ignori|dimentica|dimenticate|dimentichi|trascura|trascurate|non\stenere\sconto\sdel\w*|non\stenete\sconto\sdel\w*)\s(?:tutte\s)?(?:le\s|tue\s|sue\s|vostre\s|queste\s)+(?:istruzioni|indicazioni|regole|direttive|consegne)\s(?:precedenti|ricevute|date|iniziali|originali|di\ssistema|finora|fino\sad\sora|avute|sopra|che\shai\sricevuto)",
             // Version 30: Tagalog's "don't follow what the one you're
             // talking to asked".
             r"\bhuwag\s(?:mo\s)?(?:nang\s|na\s)?(?:sundin|pakinggan)\s(?:ang\s)?(?:hiling|utos|tagubilin|instruksiyon|instruksyon|kausap|user|gumagamit)",
@@ -190,7 +197,7 @@ pub const RULES: &[Rule] = &[
         patterns: &[
             r"\byou\sare\snow\s(?:a|an|my|dan|no\slonger|free|unrestricted|jailbroken|unfiltered|uncensored|in\s(?:developer|god|dan|jailbreak|unrestricted|admin|debug|maintenance)\smode|operating\s(?:as|in|without)|acting\sas)\b",
             r"\bfrom\snow\son,?\s(?:you\s(?:are|must|shall|should|act|respond|answer|only|will\s(?:act|respond|answer|obey|ignore|follow))|your\s(?:role|task|job|name|goal|instructions|only))\b",
-            r"\bpretend\s(?:to\sbe|that\syou\sare|you\sare)\b",
+            r"\bpretend\s(?:that\syou\sare|you\sare)\b|\b(?:you|now|please)\s(?:(?:must|should|will|shall|can)\s)?pretend\sto\sbe\b|(?:^|[.!?:\n]\s?)pretend\sto\sbe\b",
             r"\bact\sas\s(?:if\syou\s(?:are|were)\s)?(?:a|an)\s(?:[a-z-]+\s){0,3}(?:with\sno|without)\s(?:restrictions|limits|filters|rules|guidelines|censorship)\b",
             r"\b(?:dan\smode|do\sanything\snow|jailbroken|jailbreak\s(?:mode|prompt))\b",
             r"\bas\san\s(?:ai|llm|ai\slanguage\smodel|large\slanguage\smodel|language\smodel|ai\sassistant|ai\sagent)(?:,|\syou\b|\sthat\b|\swho\b|\syour\b)",
@@ -294,7 +301,7 @@ pub const RULES: &[Rule] = &[
             r"(?:^|\n)\s?(?:#+\s?)?\[?(?:system|developer|admin|administrator)\s(?:message|prompt|instructions?|override|notice|update|alert)\]?\s?:",
             r"\[(?:system|developer)\s(?:message|note|prompt|instructions?|override)\]",
             r"\[(?:system|developer|admin)\]\s?:",
-            r"</?(?:system|system_message|system-message|developer_message|sys|tool_result|tool_output|function_results?|function_output|tool_response|tool_call)>",
+            r"(?:^|[^\w:])</?(?:system|system_message|system-message|developer_message|sys|tool_result|tool_output|function_results?|function_output|tool_response|tool_call)>",
             r"(?:\[|<|=|-|#)\s?(?:end|close)\sof\s(?:the\s)?(?:tool|function|untrusted|web|search|retrieved|user)\s(?:output|result|response|content|data|input|page|results)",
             r"\b(?:begin|start)\s(?:of\s)?(?:the\s)?(?:new\s)?(?:system|developer|admin)\s(?:message|prompt|instructions?)\b",
             r"\bsystem\soverride\b",
@@ -547,9 +554,9 @@ pub const RULES: &[Rule] = &[
         id: "html-hidden-text",
         what: "words aimed at an AI in an HTML comment, an alt, title or content attribute, or text styled to be invisible",
         patterns: &[
-            r"<!--[^>]{0,400}?(?:\bignore\b|\bdisregard\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|chatgpt|claude|system\sprompt|do\snot\stell|you\sare\snow|\bki\b|\bia\b|助手|人工智能)",
+            r"<!--[^>]{0,400}?(?:\bignore\b|\bignora\b|\bignorate\b|\bignorez\b|\bignoriere\b|\bignoriert\b|игнорируй\w*|忽略|無視して|무시하\w*|\bdisregard\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|chatgpt|claude|system\sprompt|do\snot\stell|you\sare\snow|\bki\b|\bia\b|助手|人工智能)",
             r"\b(?:alt|title|aria-label|content)\s?=\s?[\x22'][^\x22']{0,300}?(?:\bignore\b|\bdisregard\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|chatgpt|claude|system\sprompt|system\s?:|tell\sthe\suser|you\sare\snow|\bki\b|\bia\b|助手|人工智能)",
-            r"!\[[^\]\n]{0,300}?(?:\bignore\b|\bdisregard\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|chatgpt|claude|system\sprompt|you\sare\snow)[^\]\n]{0,300}\]",
+            r"(?:^|[^\w#!])!\[[^\]\n]{0,300}?(?:\bignore\b|\bdisregard\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|chatgpt|claude|system\sprompt|you\sare\snow)[^\]\n]{0,300}\][(\[]",
             r"<[a-z]+\s(?:[^>]*\s)?hidden(?:\s[^>]*)?>[^<]{0,300}?(?:\bignore\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|instructions?)",
             r"(?:display\s?:\s?none|visibility\s?:\s?hidden|left\s?:\s?-\d{3,}px|aria-hidden\s?=\s?[\x22']true[\x22']|font-size\s?:\s?0(?:px)?\s?[;\x22']|color\s?:\s?(?:white|#fff(?:fff)?)\s?[;\x22'])[^<]{0,40}>[^<]{0,300}?(?:\bignore\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|instructions?)",
         ],

@@ -35,7 +35,7 @@ const WEIGHTS: (i32, i32, &[(u64, i16)]) = include!("score/weights.in");
 /// The rule name of the table's flag.
 pub const INSTRUCTION_SCORE: &str = "instruction-score";
 /// docs/protocol.md's line for it.
-pub const INSTRUCTION_SCORE_WHAT: &str = "a window of about 640 bytes whose words and word pairs, weighed by a table learned from the injection corpus, add up to an instruction to the model";
+pub const INSTRUCTION_SCORE_WHAT: &str = "a window of about 640 bytes whose words, word pairs and their senses (an order's words of some 120 languages folded to one spelling), weighed by a table learned from the injection corpus, add up to an instruction to the model";
 
 /// A window holds the words that start within this many bytes of its
 /// start: a paragraph or two of English, two hundred Chinese characters.
@@ -53,11 +53,25 @@ pub const STRIDE_BYTES: usize = 320;
 /// change an answer.
 pub const SCALE: f64 = 1000.0;
 
-/// The compiled-in table, as `--train` last wrote it.
+/// The lowest threshold the table flags at, whatever its training chose
+/// (version 36). The trainer chooses the lowest at which, in
+/// cross-validation, the table adds few flags to the corpus's benign
+/// texts, half of which were written to look like injections; on
+/// ordinary pages that no training read (blind sets written from the
+/// issue's own classes, a pricing page, an image CDN's guide, a home
+/// automation blog) it flagged four in three hundred at 574, where the
+/// rules flag about one. At 900 it flags one, and reads two to seven
+/// fewer of each hundred subtle injections of the harder blind sets
+/// (docs/benchmarks.md, version 36): a flag on an ordinary page costs
+/// every unattended session that reads it its next risky action.
+pub const THRESHOLD_FLOOR: i32 = 900;
+
+/// The compiled-in table, as `--train` last wrote it, flagging at
+/// [`THRESHOLD_FLOOR`] at the lowest.
 pub fn builtin() -> Table {
     Table {
         bias: WEIGHTS.0,
-        threshold: WEIGHTS.1,
+        threshold: WEIGHTS.1.max(THRESHOLD_FLOOR),
         entries: Cow::Borrowed(WEIGHTS.2),
         filter: Cow::Borrowed(&BUILTIN_FILTER),
     }

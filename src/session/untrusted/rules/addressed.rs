@@ -30,7 +30,7 @@ macro_rules! absent_approval {
 /// The step kept out of the user's sight.
 macro_rules! unmentioned {
     () => {
-        r"(?:\b(?:do\snot|don'?t|never|without|no\sneed\sto|not\sto)\s(?:\w+\s){0,2}?(?:mention\w*|describ\w*|report\w*|listing\b|list(?:ed)?\s(?:it|this|that|them|the|these|those|any)\b|call\w*\s(?:it|this|that)\sout|surfac\w*|inspect\w*|look\w*|post\s(?:a\s)?summary|bother\w*\sthe\suser|flag\w*)\b|\bwithout\sasking\b|\bnot\s(?:to\s)?be\s(?:surfaced|mentioned|inspected|reported|shown)\b|\bdescribe\s(?:it|this|the\schange)\sas\b|\bsin\smencion\w*|\bno\s(?:lo\s)?menciones\b|\bn[ãa]o\s(?:\w+\s)?mencione\b|\bsem\smencionar\b|\bnicht\s(?:\w+\s)?erwähnen\b|\bals\s\x22[^\x22]{1,40}\x22\sbeschreiben|\bsans\s(?:le\s)?mentionner\b|\bnon\smenzionar\w*|\bnie\swspominaj\w*|\bbelirtmeyin\b|\bsormadan\b|포함하지\s마세요|不要提|不要告诉|不要在(?:总结|摘要|回复|报告)中?提)"
+        r"(?:\b(?:do\snot|don'?t|never|without|no\sneed\sto|not\sto)\s(?:\w+\s){0,2}?(?:mention\w*|describ\w*|report\w*|listing\b|list(?:ed)?\s(?:it|this|that|them|the|these|those|any)\b|call\w*\s(?:it|this|that)\sout|surfac\w*|inspect\w*|look\w*|post\s(?:a\s)?summary|bother\w*\sthe\suser|flag\w*)\b|\bwithout\sasking\b|\bnot\s(?:to\s)?be\s(?:surfaced|mentioned|inspected|reported|shown)\b|\bdescribe\s(?:it|this|the\schange)\sas\b|\bsin\smencion\w*|\bno\s(?:lo\s)?menciones\b|\bn[ãa]o\s(?:\w+\s)?mencione\b|\bsem\smencionar\b|\bnicht\s(?:\w+\s)?erwähnen\b|\bals\s\x22[^\x22]{1,40}\x22\sbeschreiben|\bsans\s(?:le\s)?mentionner\b|\bnon\smenzionar\w*|\bnie\swspominaj\w*|\bbelirtmeyin\b|\bsormadan\b|(?:요약|보고|답변|응답|설명|커밋|변경|로그|기록|메시지|회신|출력)\S*\s(?:\S+\s)?포함하지\s마세요|不要提|不要告诉|不要在(?:总结|摘要|回复|报告)中?提)"
     };
 }
 

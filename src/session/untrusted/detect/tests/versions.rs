@@ -36,3 +36,5 @@ mod v32;
 mod v33;
 #[path = "v34.rs"]
 mod v34;
+#[path = "v36.rs"]
+mod v36;
