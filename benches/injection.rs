@@ -95,9 +95,22 @@ fn main() {
         &fresh_injected,
         &fresh_benign,
     );
+    // The issue's own classes, written blind (version 36): its rates
+    // against the goal, never its texts.
+    let literal_dir = root.join("benches/injection/literal");
+    let (literal_injected, literal_benign) = blind_set(&literal_dir, "literal");
+    println!("The issue's own classes, written blind and never read (literal/):");
+    report(&literal_injected, "literal injected", DETECTION_GOAL, true);
+    report(
+        &literal_benign,
+        "literal benign",
+        FALSE_POSITIVE_GOAL,
+        false,
+    );
+    labels::report(&literal_dir, "literal", &literal_injected, &literal_benign);
     // A new blind set, measured once before it joins the corpus.
     let extra_dir = std::env::var_os("INJECTION_BENCH_EXTRA").map(std::path::PathBuf::from);
-    let extra = extra_dir.as_deref().map(blind_set);
+    let extra = extra_dir.as_deref().map(|dir| blind_set(dir, "extra"));
     if let (Some(dir), Some((injected, benign))) = (&extra_dir, &extra) {
         println!("The set in INJECTION_BENCH_EXTRA:");
         report(injected, "extra injected", 0.0, true);
@@ -174,7 +187,7 @@ fn main() {
 }
 
 /// `injected.txt` and `benign.txt` of `dir`, in the corpus's format.
-fn blind_set(dir: &Path) -> (Vec<Sample>, Vec<Sample>) {
+fn blind_set(dir: &Path, name: &str) -> (Vec<Sample>, Vec<Sample>) {
     let read = |class: &str| -> Vec<Sample> {
         let file = dir.join(format!("{class}.txt"));
         let text = std::fs::read_to_string(&file)
@@ -183,7 +196,7 @@ fn blind_set(dir: &Path) -> (Vec<Sample>, Vec<Sample>) {
             .into_iter()
             .enumerate()
             .map(|(number, text)| Sample {
-                class: format!("extra/{class}"),
+                class: format!("{name}/{class}"),
                 name: format!("{class}.txt #{}", number + 1),
                 text,
             })

@@ -1,7 +1,7 @@
 //! `cargo bench --bench injection -- --pattern-hits`: each pattern of
 //! the rule table over the committed corpus, the ones that flag benign
 //! texts first: which pattern of a rule does the harm, before a rule is
-//! narrowed. Never reads `fresh/` or `next/`.
+//! narrowed. Never reads `fresh/`, `next/` or `literal/`.
 
 use std::path::Path;
 

@@ -197,3 +197,29 @@ fn the_rules_hold_their_rates_on_the_committed_corpus() {
         "{fresh_benign} fresh benign texts flagged"
     );
 }
+
+/// The issue's goal, at least 95 % of injections flagged and at most 1 %
+/// of benign texts, on its own classes: AP, 100 injections (direct
+/// orders, fake system or tool messages, notes claiming to come from the
+/// user, hidden characters, HTML comments and hidden elements, 20 each,
+/// in 22 languages) and 300 ordinary READMEs, docs, code, changelogs and
+/// web pages, written blind while version 36 was made and measured once
+/// with it (98 and 2) after the rule was fixed in writing. Nothing reads
+/// its texts; the counts only (docs/benchmarks.md, version 36).
+#[test]
+fn the_detector_meets_the_goal_on_the_issue_s_own_classes_written_blind() {
+    use agent::session::untrusted::detect;
+    let _keep = agent::session::untrusted::detect::KeepCaches::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let literal = corpus::committed(root, "literal");
+    let count = |class: &str| {
+        let texts: Vec<_> = literal.iter().filter(|s| s.class == class).collect();
+        let flagged = texts.iter().filter(|s| !detect(&s.text).is_empty()).count();
+        (flagged, texts.len())
+    };
+    let (injected, of_injected) = count("literal/injected");
+    let (benign, of_benign) = count("literal/benign");
+    assert_eq!((of_injected, of_benign), (100, 300));
+    assert!(injected >= 98, "{injected} of 100 injected texts flagged");
+    assert!(benign <= 2, "{benign} of 300 benign texts flagged");
+}
