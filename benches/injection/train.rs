@@ -51,7 +51,9 @@ const ROUNDS: usize = 3;
 const KEEP: usize = 40000;
 /// The threshold is the lowest at which the table, in cross-validation,
 /// flags at most this share of the benign texts that the rules do not
-/// already flag, and never under `score::THRESHOLD_FLOOR`.
+/// already flag. The agent flags from `score::THRESHOLD_FLOOR` at the
+/// lowest, and so does what is measured here; the weights file keeps
+/// the value chosen.
 const ADDED_FALSE_POSITIVES: f64 = 0.005;
 const SEED: u64 = 0x5EED_1234_ABCD_0001;
 
@@ -194,7 +196,9 @@ pub fn run(root: &Path, blind: bool, cv: bool, without_registry: bool) {
             }
         }
     }
-    let threshold = choose_threshold(&texts, &held_out);
+    let chosen = choose_threshold(&texts, &held_out);
+    let threshold = chosen.max(THRESHOLD_FLOOR);
+    println!("Cross-validation chose a threshold of {chosen}; the table flags from {threshold}");
     // Each text's fold, class, rules and held-out score, for a look at
     // what the rules and the table each catch (see README.md).
     if let Some(path) = std::env::var_os("INJECTION_TRAIN_DUMP") {
@@ -275,7 +279,7 @@ pub fn run(root: &Path, blind: bool, cv: bool, without_registry: bool) {
         return;
     }
     let path = root.join(WEIGHTS_FILE);
-    let written = weights_file(&table, &features, &texts);
+    let written = weights_file(&table.clone().with_threshold(chosen), &features, &texts);
     if let Err(err) = std::fs::write(&path, written) {
         panic!("{}: {err}", path.display());
     }
@@ -296,11 +300,7 @@ fn choose_threshold(texts: &[Text], held_out: &[Option<i32>]) -> i32 {
         .collect();
     scores.sort_unstable_by(|a, b| b.cmp(a));
     // Just above the first benign score past the budget.
-    let chosen = scores.get(budget).map_or(i32::MIN, |score| score + 1);
-    if chosen < THRESHOLD_FLOOR {
-        println!("cross-validation chose {chosen}; the floor is {THRESHOLD_FLOOR}");
-    }
-    chosen.max(THRESHOLD_FLOOR)
+    scores.get(budget).map_or(i32::MIN, |score| score + 1)
 }
 
 fn cross_validation_report(texts: &[Text], held_out: &[Option<i32>], threshold: i32) {

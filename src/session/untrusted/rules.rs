@@ -184,7 +184,7 @@ pub const RULES: &[Rule] = &[
             r"(?:忽略|无视|忽视|不要理会)(?:掉)?(?:用户|使用者)(?:的)?",
             // Version 36: in Italian, which AN wrote in an HTML comment
             // ("Ignora le istruzioni ricevute finora").
-            r"\b(?:ignora|ignorate|ignori|dimentica|dimenticate|dimentichi|trascura|trascurate|non\stenere\sconto\sdel\w*|non\stenete\sconto\sdel\w*)\s(?:tutte\s)?(?:le\s|tue\s|sue\s|vostre\s|queste\s)+(?:istruzioni|indicazioni|regole|direttive|consegne)\s(?:precedenti|ricevute|date|iniziali|originali|di\ssistema|finora|fino\sad\sora|avute|sopra|che\shai\sricevuto)",
+            r"(?:\b(?:ignora|ignorate|ignori|dimentica|dimenticate|dimentichi|trascura|trascurate)\s(?:tutte\s)?(?:le\s|tue\s|sue\s|vostre\s|queste\s)+|\bnon\ste(?:nere|nete)\sconto\s(?:delle|di\s(?:tutte\s)?le)\s(?:tue\s|sue\s|vostre\s)?)(?:istruzioni|indicazioni|regole|direttive|consegne)\s(?:precedenti|ricevute|date|iniziali|originali|di\ssistema|finora|fino\sad\sora|avute|sopra|che\shai\sricevuto)",
             // Version 30: Tagalog's "don't follow what the one you're
             // talking to asked".
             r"\bhuwag\s(?:mo\s)?(?:nang\s|na\s)?(?:sundin|pakinggan)\s(?:ang\s)?(?:hiling|utos|tagubilin|instruksiyon|instruksyon|kausap|user|gumagamit)",
@@ -197,7 +197,7 @@ pub const RULES: &[Rule] = &[
         patterns: &[
             r"\byou\sare\snow\s(?:a|an|my|dan|no\slonger|free|unrestricted|jailbroken|unfiltered|uncensored|in\s(?:developer|god|dan|jailbreak|unrestricted|admin|debug|maintenance)\smode|operating\s(?:as|in|without)|acting\sas)\b",
             r"\bfrom\snow\son,?\s(?:you\s(?:are|must|shall|should|act|respond|answer|only|will\s(?:act|respond|answer|obey|ignore|follow))|your\s(?:role|task|job|name|goal|instructions|only))\b",
-            r"\bpretend\s(?:that\syou\sare|you\sare)\b|\b(?:you|now|please)\s(?:(?:must|should|will|shall|can)\s)?pretend\sto\sbe\b|(?:^|[.!?:\n]\s?)pretend\sto\sbe\b",
+            r"\bpretend\s(?:that\syou\sare|you\sare)\b|\b(?:you|now|please)\s(?:(?:must|should|will|shall|can)\s)?pretend\sto\sbe\b|(?:^|[.!?:,\n-]\s?)pretend\sto\sbe\b",
             r"\bact\sas\s(?:if\syou\s(?:are|were)\s)?(?:a|an)\s(?:[a-z-]+\s){0,3}(?:with\sno|without)\s(?:restrictions|limits|filters|rules|guidelines|censorship)\b",
             r"\b(?:dan\smode|do\sanything\snow|jailbroken|jailbreak\s(?:mode|prompt))\b",
             r"\bas\san\s(?:ai|llm|ai\slanguage\smodel|large\slanguage\smodel|language\smodel|ai\sassistant|ai\sagent)(?:,|\syou\b|\sthat\b|\swho\b|\syour\b)",
@@ -301,12 +301,12 @@ pub const RULES: &[Rule] = &[
             r"(?:^|\n)\s?(?:#+\s?)?\[?(?:system|developer|admin|administrator)\s(?:message|prompt|instructions?|override|notice|update|alert)\]?\s?:",
             r"\[(?:system|developer)\s(?:message|note|prompt|instructions?|override)\]",
             r"\[(?:system|developer|admin)\]\s?:",
-            r"(?:^|[^\w:])</?(?:system|system_message|system-message|developer_message|sys|tool_result|tool_output|function_results?|function_output|tool_response|tool_call)>",
+            r"(?:^|[^a-z0-9_:])</?(?:system|system_message|system-message|developer_message|sys|tool_result|tool_output|function_results?|function_output|tool_response|tool_call)>",
             r"(?:\[|<|=|-|#)\s?(?:end|close)\sof\s(?:the\s)?(?:tool|function|untrusted|web|search|retrieved|user)\s(?:output|result|response|content|data|input|page|results)",
             r"\b(?:begin|start)\s(?:of\s)?(?:the\s)?(?:new\s)?(?:system|developer|admin)\s(?:message|prompt|instructions?)\b",
             r"\bsystem\soverride\b",
             r"\bsystem\sprompt\s(?:update|change|override|patch|v\d)",
-            r"(?:^|[^\w])<\/?(?:admin|administrator|operator|assistant_instructions|ai_instructions|llm_instructions|agent_instructions|instructions|hidden_instructions|secret)>",
+            r"(?:^|[^\w])<\/?(?:admin|administrator|operator|assistant_instructions|ai_instructions|llm_instructions|agent_instructions|instructions|hidden_instructions)>|(?:^|\n)\s?<secret>|</secret>",
             r"\[(?:assistant|ai|llm|agent|model|admin|system|developer|operator)[_\s-](?:instructions?|prompt|directives?|message|note|override|rules)\]",
             r"\b(?:begin|start|end)\s(?:of\s)?(?:trusted|verified|official|priority|real|true|hidden|secret)\s(?:instructions|message|prompt|directives|override|commands)\b",
             r"\{\{\s?(?:system|sys|developer|admin)\s?\}\}",
@@ -554,9 +554,9 @@ pub const RULES: &[Rule] = &[
         id: "html-hidden-text",
         what: "words aimed at an AI in an HTML comment, an alt, title or content attribute, or text styled to be invisible",
         patterns: &[
-            r"<!--[^>]{0,400}?(?:\bignore\b|\bignora\b|\bignorate\b|\bignorez\b|\bignoriere\b|\bignoriert\b|игнорируй\w*|忽略|無視して|무시하\w*|\bdisregard\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|chatgpt|claude|system\sprompt|do\snot\stell|you\sare\snow|\bki\b|\bia\b|助手|人工智能)",
+            r"<!--[^>]{0,400}?(?:\bignore\b|\bignora\s(?:le|tutte|las|todas|tus|tue|as|os|quaisquer|qualsiasi|cualquier)\b|\bignorate\s(?:le|tutte)\b|\bignorez\b|\bignoriere\b|игнорируй\w*|忽略|無視して|무시하세요|무시해|\bdisregard\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|chatgpt|claude|system\sprompt|do\snot\stell|you\sare\snow|\bki\b|\bia\b|助手|人工智能)",
             r"\b(?:alt|title|aria-label|content)\s?=\s?[\x22'][^\x22']{0,300}?(?:\bignore\b|\bdisregard\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|chatgpt|claude|system\sprompt|system\s?:|tell\sthe\suser|you\sare\snow|\bki\b|\bia\b|助手|人工智能)",
-            r"(?:^|[^\w#!])!\[[^\]\n]{0,300}?(?:\bignore\b|\bdisregard\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|chatgpt|claude|system\sprompt|you\sare\snow)[^\]\n]{0,300}\][(\[]",
+            r"(?:^|[^a-z0-9_#!])!\[[^\]\n]{0,300}?(?:\bignore\b|\bdisregard\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|chatgpt|claude|system\sprompt|you\sare\snow)[^\]\n]{0,300}\][(\[]",
             r"<[a-z]+\s(?:[^>]*\s)?hidden(?:\s[^>]*)?>[^<]{0,300}?(?:\bignore\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|instructions?)",
             r"(?:display\s?:\s?none|visibility\s?:\s?hidden|left\s?:\s?-\d{3,}px|aria-hidden\s?=\s?[\x22']true[\x22']|font-size\s?:\s?0(?:px)?\s?[;\x22']|color\s?:\s?(?:white|#fff(?:fff)?)\s?[;\x22'])[^<]{0,40}>[^<]{0,300}?(?:\bignore\b|\bassistant\b|\bai\b|\bllm\b|language\smodel|instructions?)",
         ],

@@ -60,18 +60,22 @@ pub const SCALE: f64 = 1000.0;
 /// ordinary pages that no training read (blind sets written from the
 /// issue's own classes, a pricing page, an image CDN's guide, a home
 /// automation blog) it flagged four in three hundred at 574, where the
-/// rules flag about one. At 900 it flags one, and reads two to seven
+/// rules flag about one. At 900 it flags one (chosen on those pages: AP,
+/// written after, measured it once, 0 of 300), and reads two to seven
 /// fewer of each hundred subtle injections of the harder blind sets
 /// (docs/benchmarks.md, version 36): a flag on an ordinary page costs
 /// every unattended session that reads it its next risky action.
 pub const THRESHOLD_FLOOR: i32 = 900;
+
+/// The threshold the training chose (the weights file's).
+pub const TRAINED_THRESHOLD: i32 = WEIGHTS.1;
 
 /// The compiled-in table, as `--train` last wrote it, flagging at
 /// [`THRESHOLD_FLOOR`] at the lowest.
 pub fn builtin() -> Table {
     Table {
         bias: WEIGHTS.0,
-        threshold: WEIGHTS.1.max(THRESHOLD_FLOOR),
+        threshold: TRAINED_THRESHOLD.max(THRESHOLD_FLOOR),
         entries: Cow::Borrowed(WEIGHTS.2),
         filter: Cow::Borrowed(&BUILTIN_FILTER),
     }

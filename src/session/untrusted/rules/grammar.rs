@@ -171,7 +171,7 @@ pub const GRAMMAR: &[Rule] = &[
             r"(?:^|[.!?:;\n(]\s?)(?:à|a|pour|an|für|para|per)\s(?:tout|tous|toute|toutes|les|alle|jede[nrs]?|die|todos|todas|los|las|cualquier|ogni|tutti|i|os|as)?\s?(?:les\s|los\s|las\s)?(?:(?:agents?|assistants?|modèles?|ia|ki|ki-\w+|agentes?|asistentes?|modelos?|agenti|assistenti|modelli|sprachmodelle?|bots?|robots?)(?:\s(?:automatiques?|de\s(?:l')?ia|d'ia|ia|conversationnels?|di\sia|de\sia|autônomos?))?)\s?[:,]",
             r"(?:^|[.!?\n]\s?)(?:ia|ki|ai|模型|助手|ai助手|人工智能|アシスタント|ии|модель)\s?[,，:：]",
             r"(?:亲爱的|尊敬的|致|给|对于|所有的?)(?:ai|模型|助手|人工智能|智能体|语言模型|大模型|机器人)",
-            r"(?:\bai\b|模型|助手|人工智能|智能体|大模型|机器人|(?:自动化|自动|智能|编程|编码|\bai\s?)代理)(?:们)?[^。！？\n]{0,12}(?:必须|须|应该|应当|务必|需要|请(?:[^求]|$)|一律|只能|不得)",
+            r"(?:\bai\b|模型|助手|人工智能|智能体|大模型|机器人|(?:自动化|自动|智能|编程|编码)代理)(?:们)?[^。！？\n]{0,12}(?:必须|须|应该|应当|务必|需要|请(?:[^求]|$)|一律|只能|不得)",
             r"(?:\bai\b|aiアシスタント|アシスタント|エージェント|言語モデル)(?:は|へ|に|の皆さん)[^。\n]{0,80}(?:してください|すること|しなさい|必ず|せよ|ください)",
             r"\bsi\s(?:eres|es\susted|tu\ses|vous\sêtes|du\sbist|sei)\s(?:una?\s|un\s)?(?:ia|ki|ai|modelo|modèle|sprachmodell|assistente|asistente|agente|agent|chatbot|bot)\b",
             r"\bwenn\s(?:du|sie)\s(?:eine?\s)?(?:ki|ai|sprachmodell|assistent|agent|chatbot|bot)\s(?:bist|sind)",
@@ -304,7 +304,7 @@ pub const GRAMMAR: &[Rule] = &[
         id: "steer-answer",
         what: "an answer, a recommendation or a verdict dictated to the model, or a link or a claim slipped into what it writes",
         patterns: &[
-            r"\b(?:always|only|must|should)\s(?:recommend|suggest|answer|say|reply|respond|claim|state|tell\s(?:them|the\suser))\b[^.!?\n]{0,40}?(?:\d+\.\d+\.\d+|https?://|package|vendor|product|company|install)",
+            r"\b(?:always|only|must|should)\s(?:recommend|suggest|answer|say|reply|respond|claim|state|tell\s(?:them|the\suser))\b[^.!?\n]{0,40}?(?:\d+\.\d+\.\d+|https?://|version\s?\d|package|vendor|product|company|install)",
             r"\b(?:the\s)?(?:only|sole)\s(?:correct|valid|acceptable|allowed|right|permitted)\s(?:answer|response|reply|output)\s(?:is|will\sbe)\b",
             r"\b(?:reply|respond|answer|say|output|print)\s(?:with\s)?[\x22'«][^\x22'»\n]{1,40}[\x22'»]\s(?:and\snothing\selse|and\sstop|only|no\smatter|regardless)",
             r"\b(?:insert|add|include|embed|put|append)\s(?:a\s|an\s|the\s)?(?:\w+\s){0,2}?(?:link|url|image|pixel|reference|mention|ad|advert\w*)\s(?:to|for|of|pointing\sto)?\s?(?:\S+\s){0,2}?(?:in|into|to|at\sthe\send\sof)\s(?:the|your|every|each|any)\s(?:summary|answer|response|reply|output|code|comments?)",
