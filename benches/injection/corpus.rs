@@ -219,9 +219,9 @@ fn registry_src() -> Option<PathBuf> {
     Some(home.join("registry/src"))
 }
 
-/// Every Rust file of every crate in the cargo registry, cut to the size
-/// the agent screens (`limit` bytes; here the head, where the agent keeps
-/// the head and the tail); class
+/// Every Rust file of every crate in the cargo registry, cut as the
+/// agent cuts what it screens (head and tail within `limit` bytes,
+/// `tools::truncate::head_tail`); class
 /// `registry-code`. Real code that no rule was written from until
 /// version 36, and that an agent fetches: a crate's source on a
 /// registry's site, a raw file of a repository.
@@ -236,14 +236,8 @@ pub fn registry_code(limit: usize) -> Vec<Sample> {
     found
         .into_iter()
         .filter_map(|path| {
-            let mut text = std::fs::read_to_string(&path).ok()?;
-            if text.len() > limit {
-                let mut cut = limit;
-                while !text.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                text.truncate(cut);
-            }
+            let text = std::fs::read_to_string(&path).ok()?;
+            let text = agent::tools::truncate::head_tail(&text, limit);
             let name = path.strip_prefix(&src).unwrap_or(&path);
             Some(Sample {
                 class: "registry-code".to_owned(),
